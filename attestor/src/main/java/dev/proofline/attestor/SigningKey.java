@@ -1,0 +1,52 @@
+package dev.proofline.attestor;
+
+import java.security.SecureRandom;
+import org.bouncycastle.crypto.params.Ed25519PrivateKeyParameters;
+import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
+
+/**
+ * An Ed25519 private key with its version. The public key is derived once, because deriving it is
+ * a scalar multiplication that would otherwise repeat on every signature.
+ */
+public final class SigningKey {
+    private final String version;
+    private final Ed25519PrivateKeyParameters privateKey;
+    private final Ed25519PublicKeyParameters publicKey;
+
+    public SigningKey(String version, Ed25519PrivateKeyParameters privateKey) {
+        if (version == null || version.isBlank()) {
+            throw new IllegalArgumentException("a key needs a version");
+        }
+        this.version = version;
+        this.privateKey = privateKey;
+        this.publicKey = privateKey.generatePublicKey();
+    }
+
+    public static SigningKey generate(String version, SecureRandom random) {
+        return new SigningKey(version, new Ed25519PrivateKeyParameters(random));
+    }
+
+    public String version() {
+        return version;
+    }
+
+    Ed25519PrivateKeyParameters privateKey() {
+        return privateKey;
+    }
+
+    public byte[] rawPublicKey() {
+        return publicKey.getEncoded();
+    }
+
+    public PublishedKey published() {
+        return PublishedKey.ed25519(version, rawPublicKey());
+    }
+
+    /** Pure Ed25519 (RFC 8032, no context, no prehash): a 64-byte signature. */
+    public byte[] sign(byte[] message) {
+        byte[] signature = new byte[Ed25519PrivateKeyParameters.SIGNATURE_SIZE];
+        privateKey.sign(Ed25519.Algorithm.Ed25519, publicKey, null, message, 0, message.length, signature, 0);
+        return signature;
+    }
+}
