@@ -1,0 +1,46 @@
+package dev.proofline.engine;
+
+/**
+ * Every error code Proofline answers with (SPEC section 6): the one table the docs are made from.
+ * Codes are stable; clients may switch on them.
+ */
+public enum ErrorCode {
+    INVALID_REQUEST("invalid_request", 422, false, "fix_request_fields",
+            "The request is not a valid verification request; `fields` names each problem and its fix."),
+    PAYLOAD_TOO_LARGE("payload_too_large", 413, false, "shrink_request",
+            "The request is larger than the configured limit, which the message states.");
+
+    private final String code;
+    private final int status;
+    private final boolean retryable;
+    private final String nextAction;
+    private final String description;
+
+    ErrorCode(String code, int status, boolean retryable, String nextAction, String description) {
+        this.code = code;
+        this.status = status;
+        this.retryable = retryable;
+        this.nextAction = nextAction;
+        this.description = description;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public boolean retryable() {
+        return retryable;
+    }
+
+    public String nextAction() {
+        return nextAction;
+    }
+
+    public String description() {
+        return description;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.proofline.engine;
+
+import dev.proofline.attestor.StrictJson;
+import java.util.List;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The one error shape of SPEC section 6, on REST, in MCP tool results and on the dead-letter topic. */
+public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> fields, Integer retryAfterSeconds) {
+
+    public ErrorDocument {
+        fields = List.copyOf(fields);
+    }
+
+    public static ErrorDocument invalidRequest(List<FieldProblem> problems) {
+        String message = problems.size() == 1
+                ? "The request has 1 problem: " + problems.get(0).field() + " " + problems.get(0).problem() + "."
+                : "The request has " + problems.size() + " problems; see fields.";
+        return new ErrorDocument(ErrorCode.INVALID_REQUEST, message, problems, null);
+    }
+
+    public static ErrorDocument payloadTooLarge(int sizeBytes, int limitBytes) {
+        return new ErrorDocument(ErrorCode.PAYLOAD_TOO_LARGE,
+                "The request is " + sizeBytes + " bytes; the limit is " + limitBytes + " bytes.", List.of(), null);
+    }
+
+    public ObjectNode toJson() {
+        ObjectNode doc = StrictJson.NODES.objectNode();
+        doc.put("code", code.code());
+        doc.put("message", message);
+        doc.put("status", code.status());
+        doc.put("retryable", code.retryable());
+        doc.put("charged", false);
+        if (retryAfterSeconds != null) {
+            doc.put("retry_after", retryAfterSeconds);
+        }
+        ObjectNode action = doc.putArray("next_actions").addObject();
+        action.put("action", code.nextAction());
+        if (!fields.isEmpty()) {
+            ArrayNode names = action.putArray("fields");
+            ArrayNode details = doc.putArray("fields");
+            for (FieldProblem p : fields) {
+                names.add(p.field());
+                details.addObject().put("field", p.field()).put("problem", p.problem()).put("fix", p.fix());
+            }
+        }
+        return doc;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.proofline.engine;
+
+import dev.proofline.attestor.AttestationContext;
+import dev.proofline.attestor.Attestor;
+import java.time.Instant;
+import java.util.UUID;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Proofline's verification engine: a valid request in, a signed receipt out. It is pure: the
+ * verification id and time are given, so the same request, id and time give the same receipt, byte
+ * for byte. Kafka, REST and the CLI all call it; it knows none of them.
+ *
+ * <p>Thread-safe: one engine serves every stream thread.
+ */
+public final class VerificationEngine {
+    private final RequestParser parser;
+    private final ReceiptAssembler assembler;
+    private final Attestor attestor;
+
+    public VerificationEngine(EngineSettings settings, Attestor attestor) {
+        this.parser = new RequestParser(new SchemaCompiler(settings.schemaCacheSize()), settings.maxRequestBytes());
+        this.assembler = new ReceiptAssembler(settings);
+        this.attestor = attestor;
+    }
+
+    public RequestParser parser() {
+        return parser;
+    }
+
+    /** Runs every check and signs the receipt. */
+    public ObjectNode verify(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
+        return sign(evaluate(request, verificationId, verifiedAt));
+    }
+
+    /** Runs every check and lays out the unsigned receipt body. */
+    public ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
+        SchemaChecks.Outcome schema = SchemaChecks.run(request.schema(), request.submittedOutput());
+        CheckTally integrity = new CheckTally();
+        RuleChecks rules = new RuleChecks(request.submittedOutput(), request.enforceRules(), integrity);
+        request.rules().forEach(rules::run);
+        request.bounds().forEach(rules::run);
+        ContentChecks.exactNumbers(request.submittedOutput(), "$", integrity);
+        if (request.strictContentCheck()) {
+            ContentChecks.strict(request.submittedOutput(), schema, integrity);
+        }
+        return assembler.assemble(request, verificationId, ReceiptAssembler.timestamp(verifiedAt),
+                attestor.keyVersion(), schema.tally(), integrity);
+    }
+
+    /** Signs a receipt body with the verification context; the timestamp is its {@code verified_at}. */
+    public ObjectNode sign(ObjectNode receipt) {
+        return attestor.attest(receipt, AttestationContext.VERIFY, receipt.get("verified_at").asString());
+    }
+}
