@@ -24,8 +24,10 @@ final class CheckTally {
         findings.add(finding);
     }
 
-    void countFailure() {
-        total++;
+    /** Adds checks counted elsewhere (the schema walk). */
+    void addCounts(int passedChecks, int totalChecks) {
+        passed += passedChecks;
+        total += totalChecks;
     }
 
     int passed() {

@@ -1,0 +1,87 @@
+package dev.proofline.engine;
+
+import static dev.proofline.engine.EngineFixture.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.Conformance;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+class SchemaChecksTest {
+    private final EngineFixture fixture = new EngineFixture();
+
+    private static String compliance(ObjectNode receipt) {
+        JsonNode c = receipt.get("schema_compliance");
+        return c.get("passed").asInt() + "/" + c.get("total").asInt();
+    }
+
+    @Test
+    void failingKeywordsAreCountedAndExplained() {
+        String schema = "{\"type\":\"object\",\"required\":[\"id\",\"n\"],\"properties\":{\"id\":{\"type\":\"string\"},"
+                + "\"n\":{\"type\":\"integer\",\"minimum\":1}}}";
+        ObjectNode r = fixture.verify(request(schema, "{\"n\":0}", ""));
+        assertEquals("fail", r.get("result").asString());
+        assertEquals("2/4", compliance(r)); // root type, required (fails), n.type, n.minimum (fails); absent id: none
+        assertEquals("[\"schema:minimum\",\"schema:required\"]", r.get("summary").get("blocking_checks").toString());
+        JsonNode required = r.get("hints").get(1);
+        assertEquals("$.id", required.get("path").asString());
+        assertEquals("missing", required.get("found").asString());
+        assertEquals("schema", required.get("source").asString());
+        assertTrue(r.get("errors").get(0).asString().startsWith("schema:minimum at 'n': "), r.get("errors").toString());
+    }
+
+    @Test
+    void anyOfCountsAsOneCheckWhateverItsBranchesDo() {
+        String schema = "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\",\"minimum\":0}]}";
+        ObjectNode pass = fixture.verify(request(schema, "5", ""));
+        assertEquals("pass", pass.get("result").asString());
+        assertEquals("1/1", compliance(pass));
+        ObjectNode fail = fixture.verify(request(schema, "-5", ""));
+        assertEquals("fail", fail.get("result").asString());
+        assertEquals("0/1", compliance(fail));
+    }
+
+    @Test
+    void draft07SchemasAreHonoured() {
+        String schema = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"items\":[{\"type\":\"string\"}],"
+                + "\"additionalItems\":false}";
+        assertEquals("fail", fixture.verify(request(schema, "[\"a\",1]", "")).get("result").asString());
+        assertEquals("pass", fixture.verify(request(schema, "[\"a\"]", "")).get("result").asString());
+        ObjectNode failed = fixture.verify(request(schema, "[\"a\",1]", ""));
+        assertEquals("[\"schema:additionalItems\"]", failed.get("summary").get("blocking_checks").toString());
+        assertEquals(0, failed.get("schema_compliance").get("ratio").asDouble() == 1.0 ? 1 : 0, "a failed result never shows 100%");
+    }
+
+    @Test
+    void aSchemaIsCompiledOnceForManyRequests() {
+        byte[] invoice = Conformance.json("requests/invoice-draft.json").toString().getBytes(StandardCharsets.UTF_8);
+        SchemaCompiler compiler = new SchemaCompiler(16);
+        RequestParser parser = new RequestParser(compiler, 1 << 20);
+        for (int i = 0; i < 500; i++) {
+            assertTrue(parser.parse(invoice) instanceof ParseOutcome.Valid);
+        }
+        assertEquals(1, compiler.compilations());
+    }
+
+    @Test
+    void strictContentCheckFailsHollowContent() {
+        String schema = "{\"type\":\"object\",\"required\":[\"name\",\"note\"],\"properties\":{\"name\":{\"type\":\"string\"},"
+                + "\"note\":{\"type\":\"string\"}}}";
+        String output = "{\"name\":\"  \",\"note\":\"TODO\",\"extra\":\"lorem ipsum dolor\"}";
+        ObjectNode lenient = fixture.verify(request(schema, output, ""));
+        assertEquals("pass", lenient.get("result").asString());
+        ObjectNode strict = fixture.verify(request(schema, output, "\"strict_content_check\":true"));
+        assertEquals("fail", strict.get("result").asString());
+        assertEquals("[\"content:undeclared_property\",\"content:empty_required\",\"content:placeholder\"]",
+                strict.get("summary").get("blocking_checks").toString());
+        assertEquals(4, strict.get("errors_total").asInt(), "blank name, undeclared extra, TODO, lorem ipsum");
+        ObjectNode clean = fixture.verify(request(schema, "{\"name\":\"Ada\",\"note\":\"paid\"}", "\"strict_content_check\":true"));
+        assertEquals("pass", clean.get("result").asString());
+        ObjectNode open = fixture.verify(request(
+                "{\"properties\":{\"a\":{}},\"additionalProperties\":true}", "{\"a\":1,\"b\":2}", "\"strict_content_check\":true"));
+        assertEquals("pass", open.get("result").asString());
+    }
+}
