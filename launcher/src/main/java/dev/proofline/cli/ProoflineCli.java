@@ -1,0 +1,73 @@
+package dev.proofline.cli;
+
+import dev.proofline.attestor.CanonicalJsonException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code proofline} command. */
+public final class ProoflineCli {
+    static final String USAGE = """
+            usage: proofline <command> [arguments]
+
+              verify REQUEST.json [--key KEYFILE] [--data-dir DIR]
+                  verify a request and print the signed receipt
+              receipt-verify RECEIPT.json --public-key BASE64 [--context verify|score] [--request REQUEST.json]
+                  check a receipt's signature (and its hashes against a request); exit 0 valid, 1 invalid
+              hash REQUEST.json
+                  print the four hashes of a request and its canonical form
+              key public [--key KEYFILE] [--data-dir DIR]
+                  print the public key receipts are signed with
+              key rotate [--data-dir DIR]
+                  start signing with a new key; receipts signed with older keys still verify
+
+            Exit codes: 0 success, 1 an invalid receipt, 2 a usage error or an invalid request.
+            """;
+
+    private static final Map<String, Command> COMMANDS = Map.of(
+            "verify", new VerifyCommand(),
+            "receipt-verify", new ReceiptVerifyCommand(),
+            "hash", new HashCommand(),
+            "key", new KeyCommand());
+
+    private ProoflineCli() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(Arrays.asList(args), System.out, System.err));
+    }
+
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty() || args.get(0).equals("--help") || args.get(0).equals("help")) {
+            (args.isEmpty() ? err : out).print(USAGE);
+            return args.isEmpty() ? 2 : 0;
+        }
+        Command command = COMMANDS.get(args.get(0));
+        if (command == null) {
+            err.println("proofline: unknown command '" + args.get(0) + "'");
+            err.print(USAGE);
+            return 2;
+        }
+        try {
+            return command.run(args.subList(1, args.size()), out, err);
+        } catch (UsageException e) {
+            err.println("proofline " + args.get(0) + ": " + e.getMessage());
+            return 2;
+        } catch (NoSuchFileException e) {
+            err.println("proofline " + args.get(0) + ": no such file: " + e.getFile());
+            return 2;
+        } catch (CanonicalJsonException e) {
+            err.println("proofline " + args.get(0) + ": the file is " + e.getMessage());
+            return 2;
+        } catch (IOException e) {
+            err.println("proofline " + args.get(0) + ": " + e.getMessage());
+            return 2;
+        } catch (Exception e) {
+            err.println("proofline " + args.get(0) + ": unexpected " + e);
+            return 1;
+        }
+    }
+}

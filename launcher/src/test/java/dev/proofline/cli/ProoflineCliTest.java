@@ -1,0 +1,155 @@
+package dev.proofline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.StrictJson;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+class ProoflineCliTest {
+    @TempDir
+    Path tmp;
+
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = ProoflineCli.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private String conformance(String name) {
+        return Conformance.file(name).toString();
+    }
+
+    private String dataDir() {
+        return tmp.resolve("data").toString();
+    }
+
+    @Test
+    void verifyThenReceiptVerifyWithThePublishedKey() throws Exception {
+        Run verify = cli("verify", conformance("requests/invoice-draft.json"), "--data-dir", dataDir());
+        assertEquals(0, verify.exit(), verify.err());
+        JsonNode receipt = StrictJson.parse(verify.out());
+        assertEquals("fail", receipt.get("result").asString());
+        Path receiptFile = Files.writeString(tmp.resolve("receipt.json"), verify.out());
+
+        JsonNode key = StrictJson.parse(cli("key", "public", "--data-dir", dataDir()).out());
+        assertEquals("Ed25519", key.get("algorithm").asString());
+        assertEquals(receipt.get("attestation").get("key_version"), key.get("keyVersion"));
+        String publicKey = key.get("publicKey").asString();
+
+        Run valid = cli("receipt-verify", receiptFile.toString(), "--public-key", publicKey,
+                "--request", conformance("requests/invoice-draft.json"));
+        assertEquals(new Run(0, "valid\n", ""), valid);
+        Run otherRequest = cli("receipt-verify", receiptFile.toString(), "--public-key", publicKey,
+                "--request", conformance("requests/invoice-final.json"));
+        assertEquals(1, otherRequest.exit());
+        assertTrue(otherRequest.out().startsWith("invalid: output_hash differs"), otherRequest.out());
+        Run asScore = cli("receipt-verify", receiptFile.toString(), "--public-key", publicKey, "--context", "score");
+        assertEquals(1, asScore.exit());
+        assertTrue(asScore.out().startsWith("invalid: signature does not match"), asScore.out());
+
+        ObjectNode tampered = (ObjectNode) receipt.deepCopy();
+        tampered.put("result", "pass");
+        Path tamperedFile = Files.writeString(tmp.resolve("tampered.json"), tampered.toString());
+        assertEquals(1, cli("receipt-verify", tamperedFile.toString(), "--public-key", publicKey).exit());
+    }
+
+    @Test
+    void developmentKeyIsCreatedOnceOwnerOnly() throws Exception {
+        String first = cli("key", "public", "--data-dir", dataDir()).out();
+        String second = cli("key", "public", "--data-dir", dataDir()).out();
+        assertEquals(first, second);
+        List<Path> keys;
+        try (Stream<Path> files = Files.list(tmp.resolve("data/keys"))) {
+            keys = files.toList();
+        }
+        assertEquals(1, keys.size());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys.get(0))));
+        String rotated = cli("key", "rotate", "--data-dir", dataDir()).out();
+        assertTrue(rotated.contains("\"keyVersion\":\"v2-"), rotated);
+    }
+
+    @Test
+    void explicitKeyFileSigns() throws Exception {
+        cli("key", "public", "--data-dir", dataDir());
+        Path keyFile;
+        try (Stream<Path> files = Files.list(tmp.resolve("data/keys"))) {
+            keyFile = files.findFirst().orElseThrow();
+        }
+        Run verify = cli("verify", conformance("requests/invoice-final.json"), "--key", keyFile.toString());
+        assertEquals(0, verify.exit(), verify.err());
+        String publicKey = StrictJson.parse(cli("key", "public", "--key", keyFile.toString()).out()).get("publicKey").asString();
+        Path receipt = Files.writeString(tmp.resolve("r.json"), verify.out());
+        assertEquals(0, cli("receipt-verify", receipt.toString(), "--public-key", publicKey).exit());
+    }
+
+    @Test
+    void referenceReceiptsVerifyFromTheCommandLine() {
+        String key = Conformance.expected().get("reference_public_key").get("publicKey").asString();
+        for (String name : List.of("receipts/invoice-draft.full.json", "receipts/invoice-final.compact.json")) {
+            assertEquals(new Run(0, "valid\n", ""), cli("receipt-verify", conformance(name), "--public-key", key));
+        }
+    }
+
+    @Test
+    void hashPrintsTheFourHashesAndTheCanonicalRequest() {
+        Run run = cli("hash", conformance("requests/request-hash-vector-1.json"));
+        assertEquals(0, run.exit(), run.err());
+        List<String> lines = run.out().lines().toList();
+        JsonNode vector = Conformance.expected().get("hashes").get("requests/request-hash-vector-1.json");
+        assertEquals("request_hash " + vector.get("request_hash").asString(), lines.get(3));
+        assertEquals("canonical_request " + vector.get("canonical_request").asString(), lines.get(4));
+        assertTrue(lines.get(0).startsWith("output_hash "));
+        Run draft = cli("hash", conformance("requests/invoice-draft.json"));
+        JsonNode expected = Conformance.expected().get("hashes").get("requests/invoice-draft.json");
+        List<String> hashes = new ArrayList<>();
+        for (String name : List.of("output_hash", "schema_hash", "rules_hash", "request_hash")) {
+            hashes.add(name + " " + expected.get(name).asString());
+        }
+        assertEquals(hashes, draft.out().lines().limit(4).toList());
+    }
+
+    @Test
+    void invalidRequestExitsTwoWithTheErrorDocumentOnStderr() throws Exception {
+        Path bad = Files.writeString(tmp.resolve("bad.json"),
+                "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"nope\",\"field\":\"a\"}]}");
+        for (String command : List.of("verify", "hash")) {
+            Run run = command.equals("verify") ? cli(command, bad.toString(), "--data-dir", dataDir()) : cli(command, bad.toString());
+            assertEquals(2, run.exit());
+            assertEquals("", run.out());
+            JsonNode error = StrictJson.parse(run.err());
+            assertEquals("invalid_request", error.get("code").asString());
+            assertEquals("rules[0].type", error.get("fields").get(0).get("field").asString());
+        }
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        assertEquals(2, cli().exit());
+        assertEquals(2, cli("frobnicate").exit());
+        assertEquals(2, cli("verify").exit());
+        assertEquals(2, cli("receipt-verify", conformance("receipts/invoice-draft.full.json")).exit());
+        assertEquals(2, cli("receipt-verify", conformance("receipts/invoice-draft.full.json"), "--public-key", "AAAA").exit());
+        assertEquals(2, cli("verify", tmp.resolve("missing.json").toString()).exit());
+        assertEquals(2, cli("verify", conformance("expected.json"), "--bogus", "1").exit());
+        assertEquals(0, cli("--help").exit());
+    }
+}
