@@ -46,6 +46,21 @@ public final class CanonicalRequest {
         return canonical;
     }
 
+    /**
+     * The canonical form of {@link #of}, assembled around the already-canonical schema and output so
+     * neither is walked twice. The eight keys are fixed, so their RFC 8785 order is too.
+     */
+    static String canonicalString(JsonNode request, String canonicalSchema, String canonicalOutput) {
+        return "{\"agent_id\":" + CanonicalJson.toCanonicalString(RequestHashes.orNull(request.get("agent_id")))
+                + ",\"bounds\":" + CanonicalJson.toCanonicalString(bounds(request.get("bounds")))
+                + ",\"enforce_rules\":" + CanonicalJson.toCanonicalString(booleanOrFalse(request.get("enforce_rules")))
+                + ",\"expected_schema\":" + canonicalSchema
+                + ",\"rules\":" + CanonicalJson.toCanonicalString(rules(request.get("rules")))
+                + ",\"strict_content_check\":" + CanonicalJson.toCanonicalString(booleanOrFalse(request.get("strict_content_check")))
+                + ",\"submitted_output\":" + canonicalOutput
+                + ",\"task_id\":" + CanonicalJson.toCanonicalString(request.get("task_id")) + "}";
+    }
+
     private static JsonNode rules(JsonNode rules) {
         if (rules == null || rules.isNull()) {
             return NODES.nullNode();

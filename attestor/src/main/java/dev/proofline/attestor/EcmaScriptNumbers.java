@@ -33,9 +33,48 @@ public final class EcmaScriptNumbers {
         if (value == Math.rint(value) && Math.abs(value) <= EXACT_INTEGER_LIMIT) {
             return Long.toString((long) value); // also turns -0 into "0"
         }
+        String fast = fifteenDigitsOrFewer(value);
+        if (fast != null) {
+            return fast;
+        }
         BigDecimal shortest = shortestDecimal(Math.abs(value));
         return (value < 0 ? "-" : "") + layout(shortest.unscaledValue().toString(), shortest.scale());
     }
+
+    /**
+     * The common case, without BigDecimal: a decimal m * 10^-k with m below 10^15 that reads back as
+     * x. Distinct decimals of at most 15 significant digits never read back as the same double, so
+     * such a decimal is the only one of its length or shorter: it is the answer. With m and 10^k
+     * (k <= 22) exact doubles, {@code m / 10^k} is correctly rounded, i.e. it is what parsing the
+     * decimal gives. Returns null when no such decimal exists (the digit search then decides).
+     */
+    private static String fifteenDigitsOrFewer(double value) {
+        double x = Math.abs(value);
+        if (x >= 1e15 || x < 1e-7) {
+            return null;
+        }
+        for (int k = 0; k <= 22; k++) {
+            double m = Math.rint(x * POWERS_OF_TEN[k]);
+            if (m >= 1e15) {
+                return null;
+            }
+            if (m / POWERS_OF_TEN[k] == x) {
+                long digits = (long) m;
+                int scale = k;
+                while (digits % 10 == 0 && scale > 0) {
+                    digits /= 10;
+                    scale--;
+                }
+                return (value < 0 ? "-" : "") + layout(Long.toString(digits), scale);
+            }
+        }
+        return null;
+    }
+
+    private static final double[] POWERS_OF_TEN = {
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    };
 
     /** The shortest decimal that reads back as {@code x} (x > 0 and finite), without trailing zeros. */
     static BigDecimal shortestDecimal(double x) {

@@ -18,13 +18,36 @@ public record RequestHashes(String outputHash, String schemaHash, String rulesHa
 
     public static final List<String> NAMES = List.of("output_hash", "schema_hash", "rules_hash", "request_hash");
 
-    /** Hashes a request as the caller sent it; the request must already be valid. */
+    /**
+     * Hashes a request as the caller sent it; the request must already be valid. A value with no
+     * canonical form throws a {@link CanonicalJsonException} whose path names the request field
+     * ({@code submitted_output.items[2]}).
+     *
+     * <p>The output and schema are canonicalized once: RFC 8785 is compositional (an object's form is
+     * its sorted keys with their values' forms), so the canonical request is assembled from them.
+     */
     public static RequestHashes of(JsonNode request) {
-        return new RequestHashes(
-                Sha256.ofCanonical(request.path("submitted_output")),
-                Sha256.ofCanonical(request.path("expected_schema")),
-                Sha256.ofCanonical(rulesDocument(request)),
-                Sha256.ofCanonical(CanonicalRequest.of(request)));
+        String output = canonical(request.path("submitted_output"), "submitted_output");
+        String schema = canonical(request.path("expected_schema"), "expected_schema");
+        String rules = canonical(rulesDocument(request), "rules");
+        canonical(request.path("task_id"), "task_id"); // name the field if an id has no canonical form
+        canonical(request.path("agent_id"), "agent_id");
+        String canonicalRequest = CanonicalRequest.canonicalString(request, schema, output);
+        return new RequestHashes(Sha256.hex(utf8(output)), Sha256.hex(utf8(schema)), Sha256.hex(utf8(rules)),
+                Sha256.hex(utf8(canonicalRequest)));
+    }
+
+    private static String canonical(JsonNode value, String field) {
+        try {
+            return CanonicalJson.toCanonicalString(value);
+        } catch (CanonicalJsonException e) {
+            String where = field.equals("rules") ? e.path().replaceFirst("^\\$\\.", "") : field + e.path().substring(1);
+            throw new CanonicalJsonException(where, e.getMessage().substring(e.getMessage().indexOf(": ") + 2));
+        }
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     public String byName(String name) {

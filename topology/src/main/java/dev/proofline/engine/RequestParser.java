@@ -1,6 +1,5 @@
 package dev.proofline.engine;
 
-import dev.proofline.attestor.CanonicalJson;
 import dev.proofline.attestor.CanonicalJsonException;
 import dev.proofline.attestor.CanonicalRequest;
 import dev.proofline.attestor.RequestHashes;
@@ -84,11 +83,16 @@ public final class RequestParser {
         boolean enforceRules = flag(request, "enforce_rules", problems);
         boolean strict = flag(request, "strict_content_check", problems);
         Detail detail = detail(request.get("detail"), problems);
-        checkCanonical(request, problems);
         if (!problems.isEmpty()) {
             return invalid(problems);
         }
-        RequestHashes hashes = RequestHashes.of(request);
+        RequestHashes hashes;
+        try {
+            hashes = RequestHashes.of(request); // also proves every hashed value has a canonical form
+        } catch (CanonicalJsonException e) {
+            return invalid(List.of(new FieldProblem(e.path(), e.getMessage().substring(e.path().length() + 2),
+                    "Send only values JSON can hash canonically: finite numbers and strings of whole Unicode characters.")));
+        }
         SchemaCompiler.Compilation compilation = schemas.compile(schema, hashes.schemaHash());
         if (compilation instanceof SchemaCompiler.Compilation.Rejected rejected) {
             return invalid(rejected.problems());
@@ -312,24 +316,6 @@ public final class RequestParser {
         }
         problems.add(new FieldProblem("detail", "is not one of the allowed values", "Use one of: 'full' or 'compact'."));
         return Detail.FULL;
-    }
-
-    /** Every hashed value must have an RFC 8785 form; say where one does not. */
-    private static void checkCanonical(JsonNode request, List<FieldProblem> problems) {
-        for (String part : List.of("task_id", "agent_id", "expected_schema", "submitted_output", "rules", "bounds")) {
-            JsonNode value = request.get(part);
-            if (value == null) {
-                continue;
-            }
-            try {
-                CanonicalJson.toCanonicalString(value);
-            } catch (CanonicalJsonException e) {
-                String where = e.path().length() > 1 ? part + e.path().substring(1) : part;
-                String problem = e.getMessage().substring(e.getMessage().indexOf(": ") + 2);
-                problems.add(new FieldProblem(where, problem,
-                        "Send only values JSON can hash canonically: finite numbers and strings of whole Unicode characters."));
-            }
-        }
     }
 
     private static boolean present(JsonNode node, String name) {

@@ -57,6 +57,7 @@ class RequestParserTest {
         "invalid schema          | {\"task_id\":\"t\",\"expected_schema\":{\"type\":\"s3cr3t-value\"},\"submitted_output\":1} | expected_schema.type",
         "unknown dialect         | {\"task_id\":\"t\",\"expected_schema\":{\"$schema\":\"http://example.com/s3cr3t-value\"},\"submitted_output\":1} | expected_schema.$schema",
         "lone surrogate          | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":{\"a\":\"\\ud800\"}}   | submitted_output.a",
+        "lone surrogate in id    | {\"task_id\":\"\\udc00\",\"expected_schema\":{},\"submitted_output\":1}               | task_id",
         "number out of range     | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":[1E400]}               | submitted_output[0]",
         "not an object           | [1,2]                                                                                | body",
         "not JSON                | {\"task_id\": s3cr3t-value                                                            | body",

@@ -1,0 +1,127 @@
+package dev.proofline.bench;
+
+import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.CanonicalJson;
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.RequestHashes;
+import dev.proofline.attestor.SigningKey;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.engine.EngineSettings;
+import dev.proofline.engine.ParseOutcome;
+import dev.proofline.engine.VerificationEngine;
+import dev.proofline.engine.VerificationRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The engine on the conformance draft invoice, one thread: end to end and stage by stage, beside
+ * bare Ed25519 signing of a message the size of the receipt, so the ratio says how close the engine
+ * runs to the cost of its signature.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar} from the repository root.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgs = {"-Xmx1g"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Threads(1)
+public class EngineBenchmark {
+    private static final Instant AT = Instant.parse("2026-11-29T10:00:00Z");
+    private static final UUID ID = UUID.fromString("00000000-0000-4000-8000-000000000001");
+
+    private VerificationEngine engine;
+    private SigningKey key;
+    private byte[] requestBytes;
+    private JsonNode requestTree;
+    private VerificationRequest request;
+    private ObjectNode unsignedReceipt;
+    private byte[] receiptSizedMessage;
+
+    @Setup
+    public void setUp() throws IOException {
+        key = SigningKey.generate("v1-bench", new SecureRandom());
+        engine = new VerificationEngine(EngineSettings.defaults(), new Attestor(KeyRing.of(key)));
+        requestBytes = Files.readAllBytes(conformance().resolve("requests/invoice-draft.json"));
+        requestTree = StrictJson.parse(requestBytes);
+        request = ((ParseOutcome.Valid) engine.parser().parse(requestBytes)).request();
+        unsignedReceipt = engine.evaluate(request, ID, AT);
+        // What Ed25519 signs for this receipt: the canonical message is the receipt plus ~150 bytes.
+        receiptSizedMessage = new byte[CanonicalJson.toCanonicalBytes(unsignedReceipt).length + 150];
+        new SecureRandom().nextBytes(receiptSizedMessage);
+    }
+
+    /** parse → validate → hash → schema + rules → assemble → sign: what the topology does per record. */
+    @Benchmark
+    public ObjectNode endToEnd() {
+        ParseOutcome.Valid valid = (ParseOutcome.Valid) engine.parser().parse(requestBytes);
+        return engine.verify(valid.request(), ID, AT);
+    }
+
+    /** Bytes to a Jackson tree, duplicate keys checked. */
+    @Benchmark
+    public JsonNode stage1ParseJson() {
+        return StrictJson.parse(requestBytes);
+    }
+
+    /** Field checks, rule and path parsing, the four hashes and the schema-cache lookup. */
+    @Benchmark
+    public ParseOutcome stage2ValidateAndHash() {
+        return engine.parser().parse(requestTree);
+    }
+
+    /** The four hashes alone (part of stage 2). */
+    @Benchmark
+    public RequestHashes stage2aHashesOnly() {
+        return RequestHashes.of(requestTree);
+    }
+
+    /** JSON Schema with check counting, rules, bounds, content checks and receipt assembly. */
+    @Benchmark
+    public ObjectNode stage3Evaluate() {
+        return engine.evaluate(request, ID, AT);
+    }
+
+    /** RFC 8785 of the message and the Ed25519 signature. */
+    @Benchmark
+    public ObjectNode stage4Sign() {
+        ObjectNode signed = engine.sign(unsignedReceipt);
+        unsignedReceipt.remove("attestation");
+        return signed;
+    }
+
+    /** The baseline: Bouncy Castle Ed25519 over a message of the same size, nothing else. */
+    @Benchmark
+    public byte[] bareEd25519Sign() {
+        return key.sign(receiptSizedMessage);
+    }
+
+    private static Path conformance() {
+        for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isRegularFile(dir.resolve("conformance/expected.json"))) {
+                return dir.resolve("conformance");
+            }
+        }
+        throw new IllegalStateException("run from inside the repository: no conformance/ found");
+    }
+}
