@@ -34,6 +34,9 @@ class EcmaScriptNumbersNodeTest {
             }
             values.add(random.nextDouble() * Math.pow(10, random.nextInt(-30, 30))); // human-sized numbers
             values.add((double) random.nextLong(-(1L << 60), 1L << 60)); // integers past 2^53
+            // short decimals such as prices, which take the 15-digit fast path
+            long digits = random.nextLong(1, 1_000_000_000_000_000L) / (long) Math.pow(10, random.nextInt(0, 15));
+            values.add(Double.parseDouble(digits + "e-" + random.nextInt(0, 23)));
         }
         StringBuilder bits = new StringBuilder();
         for (double d : values) {
