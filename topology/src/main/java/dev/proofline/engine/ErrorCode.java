@@ -8,7 +8,9 @@ public enum ErrorCode {
     INVALID_REQUEST("invalid_request", 422, false, "fix_request_fields",
             "The request is not a valid verification request; `fields` names each problem and its fix."),
     PAYLOAD_TOO_LARGE("payload_too_large", 413, false, "shrink_request",
-            "The request is larger than the configured limit, which the message states.");
+            "The request is larger than the configured limit, which the message states."),
+    VERIFICATION_FAILED("verification_failed", 500, false, "report_to_operator",
+            "The request was valid but the verifier failed on it; the record is kept on the dead-letter topic.");
 
     private final String code;
     private final int status;

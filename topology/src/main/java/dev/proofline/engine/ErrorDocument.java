@@ -24,6 +24,11 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
                 "The request is " + sizeBytes + " bytes; the limit is " + limitBytes + " bytes.", List.of(), null);
     }
 
+    public static ErrorDocument verificationFailed(String reason) {
+        return new ErrorDocument(ErrorCode.VERIFICATION_FAILED, "The verifier failed on a valid request: " + reason,
+                List.of(), null);
+    }
+
     public ObjectNode toJson() {
         ObjectNode doc = StrictJson.NODES.objectNode();
         doc.put("code", code.code());

@@ -35,6 +35,11 @@ public final class RequestParser {
         this.maxRequestBytes = maxRequestBytes;
     }
 
+    /** The compiler (and cache) this parser compiles schemas with. */
+    public SchemaCompiler schemas() {
+        return schemas;
+    }
+
     public int maxRequestBytes() {
         return maxRequestBytes;
     }

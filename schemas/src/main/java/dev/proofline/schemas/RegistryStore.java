@@ -1,0 +1,209 @@
+package dev.proofline.schemas;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.SchemaParseException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The storage of Proofline's embedded schema registry: subjects, versions and global ids, kept in
+ * memory and persisted, one record per registered version, in a compacted topic, which is replayed
+ * at start so ids survive restarts. Compatibility is BACKWARD, checked with Avro's own
+ * {@link SchemaCompatibility}. A schema registered again gets its existing id.
+ *
+ * <p>One writer at a time: it serves the embedded single-broker default. Scaled-out deployments use
+ * a real Confluent-compatible registry through {@link RestSchemaRegistryClient}.
+ */
+public final class RegistryStore implements SchemaRegistryClient, AutoCloseable {
+    public static final String TOPIC = "_proofline_schemas";
+    public static final String COMPATIBILITY = "BACKWARD";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** One registered version of a subject. */
+    public record Version(String subject, int version, int id, String schema) {
+    }
+
+    private final Map<String, List<Version>> subjects = new TreeMap<>();
+    private final Map<Integer, String> schemaById = new HashMap<>();
+    private final KafkaProducer<String, String> producer;
+
+    private RegistryStore(KafkaProducer<String, String> producer) {
+        this.producer = producer;
+    }
+
+    /** Creates the topic if needed and replays it. {@code client} holds bootstrap servers and the like. */
+    public static RegistryStore open(Map<String, Object> client, short replicationFactor) {
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, replicationFactor)
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)))).all().get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create " + TOPIC + ": " + e.getCause().getMessage(), e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        Map<String, Object> producerConfig = new HashMap<>(client);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        RegistryStore store = new RegistryStore(
+                new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer()));
+        store.replay(client);
+        return store;
+    }
+
+    private void replay(Map<String, Object> client) {
+        Map<String, Object> config = new HashMap<>(client);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        TopicPartition partition = new TopicPartition(TOPIC, 0);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            while (consumer.position(partition) < end) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() != null) {
+                        JsonNode v = JSON.readTree(record.value());
+                        remember(new Version(v.get("subject").asString(), v.get("version").asInt(),
+                                v.get("id").asInt(), v.get("schema").asString()));
+                    }
+                }
+            }
+        }
+    }
+
+    public synchronized Version register(String subject, String schemaText) {
+        Schema schema = parse(schemaText);
+        String canonical = schema.toString();
+        List<Version> versions = subjects.getOrDefault(subject, List.of());
+        for (Version v : versions) {
+            if (v.schema().equals(canonical)) {
+                return v;
+            }
+        }
+        if (!versions.isEmpty() && !compatible(schema, versions.get(versions.size() - 1))) {
+            throw new SchemaRegistryException(40901, "Schema being registered is incompatible with an earlier schema for subject \""
+                    + subject + "\" (compatibility " + COMPATIBILITY + ")");
+        }
+        int id = schemaById.entrySet().stream().filter(e -> e.getValue().equals(canonical)).mapToInt(Map.Entry::getKey)
+                .findFirst().orElse(schemaById.keySet().stream().mapToInt(Integer::intValue).max().orElse(0) + 1);
+        Version created = new Version(subject, versions.size() + 1, id, canonical);
+        String value = JSON.createObjectNode().put("subject", subject).put("version", created.version())
+                .put("id", id).put("schema", canonical).toString();
+        try {
+            producer.send(new ProducerRecord<>(TOPIC, subject + "/" + created.version(), value)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SchemaRegistryException(50001, "interrupted while storing the schema");
+        } catch (ExecutionException e) {
+            throw new SchemaRegistryException(50001, "could not store the schema: " + e.getCause().getMessage());
+        }
+        remember(created);
+        return created;
+    }
+
+    public synchronized boolean isCompatible(String subject, String version, String schemaText) {
+        return compatible(parse(schemaText), version(subject, version));
+    }
+
+    public synchronized Set<String> subjects() {
+        return subjects.keySet();
+    }
+
+    public synchronized List<Integer> versions(String subject) {
+        List<Version> versions = subjects.get(subject);
+        if (versions == null) {
+            throw new SchemaRegistryException(40401, "Subject '" + subject + "' not found.");
+        }
+        return versions.stream().map(Version::version).toList();
+    }
+
+    /** A version by number, or {@code latest}. */
+    public synchronized Version version(String subject, String version) {
+        List<Version> versions = subjects.get(subject);
+        if (versions == null) {
+            throw new SchemaRegistryException(40401, "Subject '" + subject + "' not found.");
+        }
+        if (version.equals("latest") || version.equals("-1")) {
+            return versions.get(versions.size() - 1);
+        }
+        try {
+            int n = Integer.parseInt(version);
+            if (n >= 1 && n <= versions.size()) {
+                return versions.get(n - 1);
+            }
+        } catch (NumberFormatException e) {
+            throw new SchemaRegistryException(42202, "The specified version '" + version + "' is not a valid version id.");
+        }
+        throw new SchemaRegistryException(40402, "Version " + version + " not found.");
+    }
+
+    public synchronized String schemaText(int id) {
+        String schema = schemaById.get(id);
+        if (schema == null) {
+            throw new SchemaRegistryException(40403, "Schema " + id + " not found");
+        }
+        return schema;
+    }
+
+    @Override
+    public int register(String subject, Schema schema) {
+        return register(subject, schema.toString()).id();
+    }
+
+    @Override
+    public Schema schemaById(int id) {
+        return parse(schemaText(id));
+    }
+
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(5));
+    }
+
+    private void remember(Version v) {
+        List<Version> versions = subjects.computeIfAbsent(v.subject(), s -> new ArrayList<>());
+        if (versions.size() < v.version()) {
+            versions.add(v);
+        }
+        schemaById.put(v.id(), v.schema());
+    }
+
+    private static boolean compatible(Schema candidate, Version latest) {
+        // BACKWARD: consumers on the new schema can read data written with the latest one.
+        return SchemaCompatibility.checkReaderWriterCompatibility(candidate, parse(latest.schema())).getType()
+                == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
+    }
+
+    private static Schema parse(String text) {
+        try {
+            return new Schema.Parser().parse(text);
+        } catch (SchemaParseException e) {
+            throw new SchemaRegistryException(42201, "Invalid schema: " + e.getMessage());
+        }
+    }
+}

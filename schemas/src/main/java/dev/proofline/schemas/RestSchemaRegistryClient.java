@@ -1,0 +1,81 @@
+package dev.proofline.schemas;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A client of the Confluent Schema Registry REST API: {@code POST /subjects/{s}/versions} to
+ * register and {@code GET /schemas/ids/{id}} to fetch, both cached. Works against Confluent's
+ * registry and against Proofline's embedded one.
+ */
+public final class RestSchemaRegistryClient implements SchemaRegistryClient {
+    private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final Map<String, Integer> registered = new ConcurrentHashMap<>();
+    private final Map<Integer, Schema> byId = new ConcurrentHashMap<>();
+
+    public RestSchemaRegistryClient(String baseUrl) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    @Override
+    public int register(String subject, Schema schema) {
+        return registered.computeIfAbsent(subject + "\n" + schema, key -> {
+            String body = JSON.createObjectNode().put("schema", schema.toString()).toString();
+            JsonNode answer = call(HttpRequest.newBuilder(uri("/subjects/" + encode(subject) + "/versions"))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)));
+            int id = answer.get("id").asInt();
+            byId.putIfAbsent(id, schema);
+            return id;
+        });
+    }
+
+    @Override
+    public Schema schemaById(int id) {
+        return byId.computeIfAbsent(id, i -> {
+            JsonNode answer = call(HttpRequest.newBuilder(uri("/schemas/ids/" + i)).GET());
+            return new Schema.Parser().parse(answer.get("schema").asString());
+        });
+    }
+
+    private JsonNode call(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = http.send(request.header("Content-Type", CONTENT_TYPE)
+                    .header("Accept", CONTENT_TYPE).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode body = JSON.readTree(response.body());
+            if (response.statusCode() / 100 != 2) {
+                throw new SchemaRegistryException(body.path("error_code").asInt(response.statusCode() * 100),
+                        "schema registry answered " + response.statusCode() + ": " + body.path("message").asString(""));
+            }
+            return body;
+        } catch (IOException e) {
+            throw new SchemaRegistryException(50003, "schema registry at " + baseUrl + " unreachable: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SchemaRegistryException(50003, "interrupted calling the schema registry");
+        }
+    }
+
+    private URI uri(String path) {
+        return URI.create(baseUrl + path);
+    }
+
+    private static String encode(String subject) {
+        return URLEncoder.encode(subject, StandardCharsets.UTF_8);
+    }
+}

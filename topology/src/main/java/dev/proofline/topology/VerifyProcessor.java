@@ -1,0 +1,85 @@
+package dev.proofline.topology;
+
+import dev.proofline.engine.ErrorDocument;
+import dev.proofline.engine.ParseOutcome;
+import dev.proofline.engine.VerificationEngine;
+import dev.proofline.schemas.avro.Receipt;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.UUID;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Verifies one request record: a valid request becomes a signed receipt for the receipts sink, and
+ * anything else becomes a dead letter carrying the SPEC section 6 error document, the original
+ * bytes and where they came from. No record is dropped.
+ */
+final class VerifyProcessor implements Processor<byte[], byte[], Object, Object> {
+    private static final Logger LOG = LoggerFactory.getLogger(VerifyProcessor.class);
+
+    private final VerificationEngine engine;
+    private final Clock clock;
+    private ProcessorContext<Object, Object> context;
+
+    VerifyProcessor(VerificationEngine engine, Clock clock) {
+        this.engine = engine;
+        this.clock = clock;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> request) {
+        RecordMetadata source = context.recordMetadata().orElseThrow();
+        byte[] value = request.value() == null ? new byte[0] : request.value();
+        ParseOutcome outcome = engine.parser().parse(value);
+        if (outcome instanceof ParseOutcome.Invalid invalid) {
+            deadLetter(request, value, source, invalid.error());
+            return;
+        }
+        UUID id = VerificationIds.of(source.topic(), source.partition(), source.offset());
+        Receipt receipt;
+        try {
+            receipt = Receipts.toRecord(engine.verify(((ParseOutcome.Valid) outcome).request(), id, clock.instant()),
+                    header(request, Headers.CORRELATION_ID));
+        } catch (RuntimeException e) {
+            LOG.warn("verification failed at {}-{}@{}: {}", source.topic(), source.partition(), source.offset(), e.toString());
+            deadLetter(request, value, source, ErrorDocument.verificationFailed(e.getClass().getSimpleName()));
+            return;
+        }
+        RecordHeaders headers = new RecordHeaders();
+        if (receipt.getCorrelationId() != null) {
+            headers.add(Headers.CORRELATION_ID, receipt.getCorrelationId().getBytes(StandardCharsets.UTF_8));
+        }
+        context.forward(new Record<Object, Object>(Receipts.key(receipt), receipt, request.timestamp(), headers),
+                VerificationTopology.RECEIPTS_SINK);
+    }
+
+    private void deadLetter(Record<byte[], byte[]> request, byte[] value, RecordMetadata source, ErrorDocument error) {
+        RecordHeaders headers = new RecordHeaders(request.headers().toArray());
+        headers.add(Headers.ORIGINAL_VALUE, value);
+        headers.add(Headers.SOURCE_TOPIC, source.topic().getBytes(StandardCharsets.UTF_8));
+        headers.add(Headers.SOURCE_PARTITION, ByteBuffer.allocate(4).putInt(source.partition()).array());
+        headers.add(Headers.SOURCE_OFFSET, ByteBuffer.allocate(8).putLong(source.offset()).array());
+        headers.add(Headers.ERROR_CODE, error.code().code().getBytes(StandardCharsets.UTF_8));
+        byte[] document = error.toJson().toString().getBytes(StandardCharsets.UTF_8);
+        context.forward(new Record<Object, Object>(request.key(), document, request.timestamp(), headers),
+                VerificationTopology.DEAD_LETTER_SINK);
+    }
+
+    private static String header(Record<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.proofline.topology;
+
+import dev.proofline.engine.VerificationEngine;
+import java.time.Clock;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+
+/** One {@link VerifyProcessor} per task, all sharing the thread-safe engine. */
+final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[], Object, Object> {
+    private final VerificationEngine engine;
+    private final Clock clock;
+
+    VerifyProcessorSupplier(VerificationEngine engine, Clock clock) {
+        this.engine = engine;
+        this.clock = clock;
+    }
+
+    @Override
+    public Processor<byte[], byte[], Object, Object> get() {
+        return new VerifyProcessor(engine, clock);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.proofline.topology;
+
+import dev.proofline.schemas.SchemaRegistryClient;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.avro.Schema;
+
+/** A registry for TopologyTestDriver tests, which run without a broker or an HTTP server. */
+final class InMemorySchemaRegistry implements SchemaRegistryClient {
+    private final Map<String, Integer> ids = new HashMap<>();
+    private final Map<Integer, Schema> schemas = new HashMap<>();
+
+    @Override
+    public synchronized int register(String subject, Schema schema) {
+        return ids.computeIfAbsent(schema.toString(), s -> {
+            int id = schemas.size() + 1;
+            schemas.put(id, schema);
+            return id;
+        });
+    }
+
+    @Override
+    public synchronized Schema schemaById(int id) {
+        return schemas.get(id);
+    }
+}

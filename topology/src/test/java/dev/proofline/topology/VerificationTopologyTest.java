@@ -1,0 +1,181 @@
+package dev.proofline.topology;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.AttestationContext;
+import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.ReceiptVerifier;
+import dev.proofline.attestor.SigningKey;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.engine.EngineSettings;
+import dev.proofline.engine.VerificationEngine;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.avro.Receipt;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+class VerificationTopologyTest {
+    private static final ProoflineTopics TOPICS = ProoflineTopics.defaults();
+    private static final int SIZE_LIMIT = 16 * 1024;
+
+    private final KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
+    private final VerificationEngine engine = new VerificationEngine(
+            new EngineSettings("http://127.0.0.1:8080", "Proofline", 50, SIZE_LIMIT, 64), new Attestor(keys));
+    private final AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> input;
+    private TestOutputTopic<String, Receipt> receipts;
+    private TestOutputTopic<byte[], byte[]> deadLetters;
+
+    @BeforeEach
+    void start() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
+        driver = new TopologyTestDriver(VerificationTopology.build(TOPICS, engine, serde, clock), props);
+        input = driver.createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer());
+        receipts = driver.createOutputTopic(TOPICS.receipts(), new StringDeserializer(), serde.deserializer());
+        deadLetters = driver.createOutputTopic(TOPICS.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void stop() {
+        driver.close();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] invoice(String task, String agent) {
+        ObjectNode request = (ObjectNode) Conformance.json("requests/invoice-draft.json");
+        request.put("task_id", task);
+        request.put("agent_id", agent);
+        return bytes(request.toString());
+    }
+
+    @Test
+    void validRequestGivesOneSignedReceiptKeyedByAgent() {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(Headers.CORRELATION_ID, bytes("corr-42"));
+        input.pipeInput(new TestRecord<>(bytes("seller-7"), invoice("inv-1", "seller-7"), headers));
+        List<TestRecord<String, Receipt>> out = receipts.readRecordsToList();
+        assertEquals(1, out.size());
+        assertTrue(deadLetters.isEmpty());
+        TestRecord<String, Receipt> record = out.get(0);
+        assertEquals("seller-7", record.key());
+        Receipt receipt = record.value();
+        assertEquals("fail", receipt.getResult());
+        assertEquals("corr-42", receipt.getCorrelationId());
+        assertEquals("corr-42", new String(record.headers().lastHeader(Headers.CORRELATION_ID).value(), StandardCharsets.UTF_8));
+        assertEquals(VerificationIds.of(TOPICS.input(), 0, 0).toString(), receipt.getVerificationId());
+        JsonNode signed = StrictJson.parse(receipt.getSignedJson());
+        assertTrue(new ReceiptVerifier(keys.trustedKeys()).verifySignature(signed, AttestationContext.VERIFY).valid());
+        assertEquals(receipt.getOutputHash(), signed.get("output_hash").asString());
+        assertEquals("2026-11-29T12:00:00.000000+00:00", receipt.getVerifiedAt());
+    }
+
+    @Test
+    void receiptWithoutAgentIsKeyedByTask() {
+        ObjectNode request = (ObjectNode) Conformance.json("requests/invoice-final.json");
+        request.remove("agent_id");
+        input.pipeInput((byte[]) null, bytes(request.toString()));
+        assertEquals("invoice-7731-final", receipts.readRecord().key());
+    }
+
+    private TestRecord<byte[], byte[]> onlyDeadLetter() {
+        assertTrue(receipts.isEmpty(), "no receipt for an invalid request");
+        List<TestRecord<byte[], byte[]>> out = deadLetters.readRecordsToList();
+        assertEquals(1, out.size());
+        return out.get(0);
+    }
+
+    private static String header(TestRecord<byte[], byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void nonJsonGoesToTheDeadLetterTopicWithOriginalsAndProvenance() {
+        input.pipeInput(bytes("k1"), bytes("hello"));
+        input.pipeInput(bytes("k2"), bytes("not json {"));
+        deadLetters.readRecord(); // the first
+        TestRecord<byte[], byte[]> dead = onlyDeadLetter();
+        assertArrayEquals(bytes("k2"), dead.key());
+        JsonNode error = StrictJson.parse(dead.value());
+        assertEquals("invalid_request", error.get("code").asString());
+        assertEquals("body", error.get("fields").get(0).get("field").asString());
+        assertArrayEquals(bytes("not json {"), dead.headers().lastHeader(Headers.ORIGINAL_VALUE).value());
+        assertEquals(TOPICS.input(), header(dead, Headers.SOURCE_TOPIC));
+        assertEquals(0, ByteBuffer.wrap(dead.headers().lastHeader(Headers.SOURCE_PARTITION).value()).getInt());
+        assertEquals(1L, ByteBuffer.wrap(dead.headers().lastHeader(Headers.SOURCE_OFFSET).value()).getLong());
+        assertEquals("invalid_request", header(dead, Headers.ERROR_CODE));
+    }
+
+    @Test
+    void missingFieldAndUnknownRuleTypeAreDeadLetteredWithTheirFields() {
+        input.pipeInput(bytes("{\"task_id\":\"t\",\"submitted_output\":{}}"));
+        assertEquals("expected_schema", StrictJson.parse(onlyDeadLetter().value()).get("fields").get(0).get("field").asString());
+        input.pipeInput(bytes("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"avg\",\"field\":\"a\"}]}"));
+        assertEquals("rules[0].type", StrictJson.parse(onlyDeadLetter().value()).get("fields").get(0).get("field").asString());
+    }
+
+    @Test
+    void oversizeRecordIsDeadLetteredAsPayloadTooLarge() {
+        byte[] big = bytes("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\"" + "x".repeat(SIZE_LIMIT) + "\"}");
+        input.pipeInput(big);
+        TestRecord<byte[], byte[]> dead = onlyDeadLetter();
+        assertEquals("payload_too_large", header(dead, Headers.ERROR_CODE));
+        assertArrayEquals(big, dead.headers().lastHeader(Headers.ORIGINAL_VALUE).value());
+        assertEquals(413, StrictJson.parse(dead.value()).get("status").asInt());
+    }
+
+    @Test
+    void emptyValueIsDeadLetteredNotDropped() {
+        input.pipeInput(bytes("key"), (byte[]) null);
+        assertEquals("invalid_request", header(onlyDeadLetter(), Headers.ERROR_CODE));
+    }
+
+    @Test
+    void oneSchemaIsCompiledOnceForManyRecords() {
+        for (int i = 0; i < 200; i++) {
+            input.pipeInput(invoice("inv-" + i, "agent-" + (i % 7)));
+        }
+        assertEquals(200, receipts.readRecordsToList().size());
+        assertEquals(1, engine.parser().schemas().compilations());
+    }
+
+    @Test
+    void replayedOffsetGetsTheSameVerificationId() {
+        input.pipeInput(invoice("inv-1", "a"));
+        String first = receipts.readRecord().value().getVerificationId();
+        stop();
+        start(); // a fresh driver re-reads offset 0 of the same topic, as a restart after a crash would
+        input.pipeInput(invoice("inv-1", "a"));
+        assertEquals(first, receipts.readRecord().value().getVerificationId());
+    }
+}
