@@ -23,6 +23,10 @@ public final class ProoflineCli {
                   print the public key receipts are signed with
               key rotate [--data-dir DIR]
                   start signing with a new key; receipts signed with older keys still verify
+              up [--config FILE] [--data-dir DIR] [--kafka-port N] [--http-port N] [--bootstrap-servers HOST:PORT]
+                 [--<setting> VALUE]...
+                  run Proofline: the embedded Kafka broker (unless --bootstrap-servers), the pipeline and
+                  the HTTP server, until Ctrl-C
 
             Exit codes: 0 success, 1 an invalid receipt, 2 a usage error or an invalid request.
             """;
@@ -31,7 +35,8 @@ public final class ProoflineCli {
             "verify", new VerifyCommand(),
             "receipt-verify", new ReceiptVerifyCommand(),
             "hash", new HashCommand(),
-            "key", new KeyCommand());
+            "key", new KeyCommand(),
+            "up", new UpCommand());
 
     private ProoflineCli() {
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -54,9 +55,9 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     }
 
     /** Creates the topic if needed and replays it. {@code client} holds bootstrap servers and the like. */
-    public static RegistryStore open(Map<String, Object> client, short replicationFactor) {
+    public static RegistryStore open(Map<String, Object> client, Optional<Short> replicationFactor) {
         try (Admin admin = Admin.create(client)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, replicationFactor)
+            admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), replicationFactor)
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)))).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {

@@ -1,0 +1,49 @@
+package dev.proofline.cli;
+
+import dev.proofline.launcher.ProoflineConfig;
+import dev.proofline.launcher.ProoflineNode;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code proofline up [--config FILE] [--data-dir DIR] [--kafka-port N] [--http-port N]
+ * [--bootstrap-servers HOST:PORT] [--<setting> VALUE]...}: runs Proofline until Ctrl-C or SIGTERM.
+ */
+final class UpCommand implements Command {
+    @Override
+    public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
+        Map<String, String> flags = new LinkedHashMap<>();
+        for (int i = 0; i < words.size(); i++) {
+            String word = words.get(i);
+            if (!word.startsWith("--") || i + 1 >= words.size()) {
+                throw new UsageException(word.startsWith("--") ? word + " needs a value" : "unexpected argument '" + word + "'");
+            }
+            flags.put(word.substring(2), words.get(++i));
+        }
+        ProoflineConfig config;
+        try {
+            config = ProoflineConfig.load(flags, System.getenv());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        ProoflineNode node;
+        try {
+            node = ProoflineNode.start(config, Workspace.dataDir(new Args(List.of(), java.util.Set.of())));
+        } catch (IllegalStateException e) {
+            err.println("proofline up: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "proofline-shutdown"));
+        out.println(node.readyLine());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,194 @@
+package dev.proofline.launcher;
+
+import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.engine.EngineSettings;
+import dev.proofline.engine.VerificationEngine;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.RegistryStore;
+import dev.proofline.schemas.RestSchemaRegistryClient;
+import dev.proofline.schemas.SchemaRegistryClient;
+import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.topology.ProoflineTopics;
+import dev.proofline.topology.VerificationTopology;
+import io.javalin.Javalin;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Proofline: the embedded broker (unless an external cluster is configured), its
+ * topics, the signing keys, the schema registry (embedded unless one is configured), the HTTP
+ * server and the Kafka Streams pipeline, started in that order and closed in reverse.
+ */
+public final class ProoflineNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProoflineNode.class);
+
+    private final DataDirLock lock;
+    private final EmbeddedKafkaBroker broker;
+    private final RegistryStore registryStore;
+    private final Javalin http;
+    private final KafkaStreams streams;
+    private final String bootstrapServers;
+    private final String httpUrl;
+
+    private ProoflineNode(DataDirLock lock, EmbeddedKafkaBroker broker, RegistryStore registryStore, Javalin http,
+                          KafkaStreams streams, String bootstrapServers, String httpUrl) {
+        this.lock = lock;
+        this.broker = broker;
+        this.registryStore = registryStore;
+        this.http = http;
+        this.streams = streams;
+        this.bootstrapServers = bootstrapServers;
+        this.httpUrl = httpUrl;
+    }
+
+    public static ProoflineNode start(ProoflineConfig config, Path defaultDataDir) throws Exception {
+        Path dataDir = config.get("data.dir").map(Path::of).orElse(defaultDataDir);
+        DataDirLock lock = DataDirLock.acquire(dataDir);
+        String host = config.get("host", "127.0.0.1");
+        EmbeddedKafkaBroker broker = null;
+        RegistryStore store = null;
+        Javalin http = null;
+        try {
+            Optional<String> external = config.get("bootstrap.servers");
+            if (external.isEmpty()) {
+                broker = EmbeddedKafkaBroker.start(dataDir.resolve("kafka"), host, config.getInt("kafka.port", 9092));
+                LOG.info("embedded Kafka broker listening on {}", broker.bootstrapServers());
+            }
+            String bootstrap = external.isPresent() ? external.get() : broker.bootstrapServers();
+            Map<String, Object> client = new HashMap<>(config.withPrefix(ProoflineConfig.CLIENT_PREFIX));
+            client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            Optional<Short> replication = config.get("topics.replication.factor").map(Short::parseShort)
+                    .or(() -> external.isEmpty() ? Optional.of((short) 1) : Optional.empty());
+            ProoflineTopics topics = new ProoflineTopics(config.get("topics.input", ProoflineTopics.DEFAULT_INPUT),
+                    config.get("topics.receipts", ProoflineTopics.DEFAULT_RECEIPTS),
+                    config.get("topics.dead.letter", ProoflineTopics.DEFAULT_DEAD_LETTER),
+                    config.getInt("topics.partitions", 3));
+            int maxRequestBytes = config.getInt("max.request.bytes", 1024 * 1024);
+            try (Admin admin = Admin.create(client)) {
+                TopicProvisioner.ensure(admin, topics, replication, maxRequestBytes);
+            }
+            KeyRing keys = KeyRing.openOrCreate(dataDir.resolve("keys"), Clock.systemUTC());
+
+            SchemaRegistryClient registry;
+            Optional<String> registryUrl = config.get("schema.registry.url");
+            if (registryUrl.isPresent()) {
+                registry = new RestSchemaRegistryClient(registryUrl.get());
+            } else {
+                store = RegistryStore.open(client, replication);
+                registry = store;
+            }
+            RegistryStore routesStore = store;
+            http = Javalin.create(cfg -> {
+                cfg.startup.showJavalinBanner = false;
+                if (routesStore != null) {
+                    new RegistryRoutes(routesStore).mount(cfg);
+                }
+            }).start(host, config.getInt("http.port", 8080));
+            String httpUrl = "http://" + host + ":" + http.port();
+            String publicUrl = config.get("public.url", httpUrl);
+
+            VerificationEngine engine = new VerificationEngine(
+                    new EngineSettings(publicUrl, "Proofline", 50, maxRequestBytes, 1024), new Attestor(keys));
+            AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
+            KafkaStreams streams = new KafkaStreams(
+                    VerificationTopology.build(topics, engine, receipts, Clock.systemUTC()),
+                    streamsProperties(config, bootstrap, dataDir, maxRequestBytes));
+            startAndAwaitRunning(streams);
+            LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),
+                    topics.deadLetter(), keys.signingKey().version());
+            return new ProoflineNode(lock, broker, store, http, streams, bootstrap, httpUrl);
+        } catch (Exception | Error e) {
+            closeQuietly(http, store, broker, lock);
+            throw e;
+        }
+    }
+
+    /** The line {@code up} prints when ready. */
+    public String readyLine() {
+        return "Proofline ready: kafka=" + bootstrapServers + " http=" + httpUrl;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public String httpUrl() {
+        return httpUrl;
+    }
+
+    public KafkaStreams.State streamsState() {
+        return streams.state();
+    }
+
+    @Override
+    public void close() {
+        streams.close(Duration.ofSeconds(30));
+        closeQuietly(http, registryStore, broker, lock);
+        LOG.info("Proofline stopped");
+    }
+
+    private static Properties streamsProperties(ProoflineConfig config, String bootstrap, Path dataDir, int maxRequestBytes) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.get("application.id", "proofline"));
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put("processing.exception.handler.global.enabled", true); // Streams' own recommendation for 4.x
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dataDir.resolve("streams").toAbsolutePath().toString());
+        // A dead letter carries its original in a header, so it may be several times the request limit.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 5 * maxRequestBytes + 131072);
+        props.putAll(config.withPrefix(ProoflineConfig.CLIENT_PREFIX));
+        props.putAll(config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
+        return props;
+    }
+
+    private static void startAndAwaitRunning(KafkaStreams streams) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.ERROR) {
+                running.countDown();
+            }
+        });
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("stream thread failed, stopping the pipeline: {}", e.toString());
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.start();
+        if (!running.await(120, TimeUnit.SECONDS) || streams.state() != KafkaStreams.State.RUNNING) {
+            streams.close(Duration.ofSeconds(10));
+            throw new IllegalStateException("the pipeline did not reach RUNNING (state " + streams.state() + ")");
+        }
+    }
+
+    private static void closeQuietly(Javalin http, RegistryStore store, EmbeddedKafkaBroker broker, DataDirLock lock) {
+        try {
+            if (http != null) {
+                http.stop();
+            }
+            if (store != null) {
+                store.close();
+            }
+            if (broker != null) {
+                broker.close();
+            }
+            lock.close();
+        } catch (Exception e) {
+            LOG.warn("while stopping: {}", e.toString());
+        }
+    }
+}

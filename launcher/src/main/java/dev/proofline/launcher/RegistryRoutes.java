@@ -1,0 +1,103 @@
+package dev.proofline.launcher;
+
+import dev.proofline.schemas.RegistryStore;
+import dev.proofline.schemas.SchemaRegistryException;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The Confluent Schema Registry endpoints Kafka clients use, served from {@link RegistryStore}:
+ * subjects and versions, schemas by id, config, and compatibility checks. Only Avro.
+ */
+final class RegistryRoutes {
+    private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final RegistryStore store;
+
+    RegistryRoutes(RegistryStore store) {
+        this.store = store;
+    }
+
+    void mount(JavalinConfig cfg) {
+        cfg.routes.get("/subjects", ctx -> {
+            ArrayNode subjects = JSON.createArrayNode();
+            store.subjects().forEach(subjects::add);
+            send(ctx, 200, subjects);
+        });
+        cfg.routes.get("/subjects/{subject}/versions", ctx -> {
+            ArrayNode versions = JSON.createArrayNode();
+            store.versions(ctx.pathParam("subject")).forEach(versions::add);
+            send(ctx, 200, versions);
+        });
+        cfg.routes.post("/subjects/{subject}/versions", ctx -> {
+            RegistryStore.Version v = store.register(ctx.pathParam("subject"), schemaOf(ctx));
+            send(ctx, 200, JSON.createObjectNode().put("id", v.id()));
+        });
+        cfg.routes.post("/subjects/{subject}", ctx -> {
+            String subject = ctx.pathParam("subject");
+            String schema = schemaOf(ctx);
+            for (int version : store.versions(subject)) {
+                RegistryStore.Version v = store.version(subject, Integer.toString(version));
+                if (v.schema().equals(new org.apache.avro.Schema.Parser().parse(schema).toString())) {
+                    send(ctx, 200, version(v));
+                    return;
+                }
+            }
+            throw new SchemaRegistryException(40403, "Schema not found");
+        });
+        cfg.routes.get("/subjects/{subject}/versions/{version}", ctx ->
+                send(ctx, 200, version(store.version(ctx.pathParam("subject"), ctx.pathParam("version")))));
+        cfg.routes.get("/subjects/{subject}/versions/{version}/schema", ctx ->
+                send(ctx, 200, JSON.readTree(store.version(ctx.pathParam("subject"), ctx.pathParam("version")).schema())));
+        cfg.routes.get("/schemas/ids/{id}", ctx ->
+                send(ctx, 200, JSON.createObjectNode().put("schema", store.schemaText(id(ctx)))));
+        cfg.routes.get("/config", ctx ->
+                send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
+        cfg.routes.get("/config/{subject}", ctx ->
+                send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
+        cfg.routes.post("/compatibility/subjects/{subject}/versions/{version}", ctx -> send(ctx, 200,
+                JSON.createObjectNode().put("is_compatible",
+                        store.isCompatible(ctx.pathParam("subject"), ctx.pathParam("version"), schemaOf(ctx)))));
+        cfg.routes.exception(SchemaRegistryException.class, (e, ctx) -> send(ctx, e.httpStatus(),
+                JSON.createObjectNode().put("error_code", e.errorCode()).put("message", e.getMessage())));
+    }
+
+    private static ObjectNode version(RegistryStore.Version v) {
+        return JSON.createObjectNode().put("subject", v.subject()).put("version", v.version()).put("id", v.id())
+                .put("schema", v.schema());
+    }
+
+    private static String schemaOf(Context ctx) {
+        JsonNode body;
+        try {
+            body = JSON.readTree(ctx.body());
+        } catch (RuntimeException e) {
+            throw new SchemaRegistryException(42201, "Invalid schema: the body is not JSON");
+        }
+        String type = body.path("schemaType").asString("AVRO");
+        if (!type.equals("AVRO")) {
+            throw new SchemaRegistryException(42201, "Only AVRO schemas are supported by the embedded registry");
+        }
+        if (!body.path("schema").isString()) {
+            throw new SchemaRegistryException(42201, "Invalid schema: the body needs a 'schema' string");
+        }
+        return body.get("schema").asString();
+    }
+
+    private static int id(Context ctx) {
+        try {
+            return Integer.parseInt(ctx.pathParam("id"));
+        } catch (NumberFormatException e) {
+            throw new SchemaRegistryException(40403, "Schema " + ctx.pathParam("id") + " not found");
+        }
+    }
+
+    private static void send(Context ctx, int status, JsonNode body) {
+        ctx.status(status).contentType(CONTENT_TYPE).result(body.toString());
+    }
+}

@@ -1,0 +1,45 @@
+package dev.proofline.launcher;
+
+import dev.proofline.topology.ProoflineTopics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+
+/**
+ * Creates Proofline's topics at start when they are missing. Existing topics are left as they
+ * are: partition counts are the operator's to change.
+ */
+final class TopicProvisioner {
+    private TopicProvisioner() {
+    }
+
+    static void ensure(Admin admin, ProoflineTopics topics, Optional<Short> replicationFactor, int maxRequestBytes)
+            throws ExecutionException, InterruptedException {
+        Set<String> existing = admin.listTopics().names().get();
+        // Requests up to the limit must reach the pipeline to be judged (an oversize one is
+        // dead-lettered, not refused at the door), and a dead letter carries its original in a header.
+        String inputMax = Integer.toString(2 * maxRequestBytes + 65536);
+        String deadLetterMax = Integer.toString(5 * maxRequestBytes + 131072);
+        List<NewTopic> missing = new ArrayList<>();
+        add(missing, existing, new NewTopic(topics.input(), Optional.of(topics.partitions()), replicationFactor)
+                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, inputMax)));
+        add(missing, existing, new NewTopic(topics.receipts(), Optional.of(topics.partitions()), replicationFactor));
+        add(missing, existing, new NewTopic(topics.deadLetter(), Optional.of(topics.partitions()), replicationFactor)
+                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, deadLetterMax)));
+        if (!missing.isEmpty()) {
+            admin.createTopics(missing).all().get();
+        }
+    }
+
+    private static void add(List<NewTopic> missing, Set<String> existing, NewTopic topic) {
+        if (!existing.contains(topic.name())) {
+            missing.add(topic);
+        }
+    }
+}

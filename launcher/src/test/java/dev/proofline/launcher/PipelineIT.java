@@ -1,0 +1,82 @@
+package dev.proofline.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.topology.Headers;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pipeline on a real KRaft broker: every valid request gets one receipt, every invalid one dead letter. */
+class PipelineIT {
+    static final int REQUESTS = 10_000;
+
+    @TempDir
+    static Path tmp;
+    static EmbeddedKafkaBroker broker;
+    static ProoflineNode node;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = EmbeddedKafkaBroker.start(tmp.resolve("broker"), "127.0.0.1", 0);
+        node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                "http.port", "0", "data.dir", tmp.resolve("node").toString()), Map.of()), tmp.resolve("unused"));
+        System.out.println("pipeline IT ran on the embedded KRaft broker (no Docker here) at " + broker.bootstrapServers());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) {
+            node.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void tenThousandMixedRequestsGiveExactlyOneReceiptOrDeadLetterEach() throws Exception {
+        PipelineHarness.produce(node.bootstrapServers(), 0, REQUESTS);
+        int valid = PipelineHarness.count(0, REQUESTS, TestRequests::isValid);
+        int invalid = REQUESTS - valid;
+        assertTrue(invalid >= REQUESTS * 0.05, "at least 5% invalid");
+
+        List<ConsumerRecord<String, byte[]>> receipts = PipelineHarness.readCommitted(
+                node.bootstrapServers(), "receipts", valid, Duration.ofSeconds(180));
+        KeyRing keys = KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC());
+        Map<String, List<Receipt>> byTask = PipelineHarness.verifiedReceiptsByTask(receipts, node.httpUrl(), keys.trustedKeys());
+        assertEquals(valid, receipts.size(), "one receipt per valid request");
+        for (int i = 0; i < REQUESTS; i++) {
+            if (TestRequests.isValid(i)) {
+                List<Receipt> forTask = byTask.get(TestRequests.taskId(i));
+                assertTrue(forTask != null && forTask.size() == 1, TestRequests.taskId(i) + ": " + forTask);
+                assertEquals(i % 3 == 0 ? "fail" : "pass", forTask.get(0).getResult());
+            }
+        }
+        Set<String> ids = new HashSet<>();
+        byTask.values().forEach(list -> list.forEach(r -> ids.add(r.getVerificationId())));
+        assertEquals(valid, ids.size(), "verification ids are unique");
+
+        List<ConsumerRecord<String, byte[]>> deadLetters = PipelineHarness.readCommitted(
+                node.bootstrapServers(), "agent-outputs.dlq", invalid, Duration.ofSeconds(60));
+        assertEquals(invalid, deadLetters.size(), "one dead letter per invalid request");
+        for (ConsumerRecord<String, byte[]> dead : deadLetters) {
+            assertEquals("invalid_request", PipelineHarness.header(dead, Headers.ERROR_CODE));
+            assertEquals("agent-outputs", PipelineHarness.header(dead, Headers.SOURCE_TOPIC));
+            assertEquals("invalid_request", StrictJson.parse(dead.value()).get("code").asString());
+        }
+    }
+}
