@@ -32,11 +32,15 @@ final class PipelineHarness {
     }
 
     static void produce(String bootstrap, int from, int to) {
+        produce(bootstrap, "task-", from, to);
+    }
+
+    static void produce(String bootstrap, String taskPrefix, int from, int to) {
         Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
             for (int i = from; i < to; i++) {
-                producer.send(new ProducerRecord<>("agent-outputs", TestRequests.agentId(i), TestRequests.request(i)));
+                producer.send(new ProducerRecord<>("agent-outputs", TestRequests.agentId(i), TestRequests.request(taskPrefix, i)));
             }
             producer.flush();
         }

@@ -3,11 +3,20 @@ package dev.proofline.launcher;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.attestor.AttestationContext;
 import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.topology.Headers;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import tools.jackson.databind.JsonNode;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -17,10 +26,17 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The pipeline on a real KRaft broker: every valid request gets one receipt, every invalid one dead letter. */
+/**
+ * The pipeline on a real KRaft broker: every valid request gets one receipt, every invalid one dead
+ * letter; then third-party clients read the receipts. Ordered: the count test must see only its own records.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PipelineIT {
     static final int REQUESTS = 10_000;
 
@@ -48,6 +64,45 @@ class PipelineIT {
     }
 
     @Test
+    @Order(2)
+    void kafkajsAndTheConfluentRegistryClientDecodeReceiptsThroughOurRegistry() throws Exception {
+        Assumptions.assumeTrue(NodeTools.available(),
+                "SKIPPED: node and npm are not installed, so no third-party client read the receipts");
+        Path tools = NodeTools.install("kafkajs@2.2.4", "@kafkajs/confluent-schema-registry@4.1.0");
+        Path script = tools.resolve("kafkajs-read-receipts.js");
+        try (InputStream in = getClass().getResourceAsStream("/kafkajs-read-receipts.js")) {
+            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+        }
+        int requests = 320;
+        PipelineHarness.produce(node.bootstrapServers(), "kafkajs-", 0, requests);
+        int valid = PipelineHarness.count(0, requests, TestRequests::isValid);
+        Process p = new ProcessBuilder("node", script.toString(), node.bootstrapServers(), node.httpUrl(), "receipts",
+                "kafkajs-", Integer.toString(valid)).directory(tools.toFile()).redirectError(tmp.resolve("kafkajs.err").toFile()).start();
+        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), () -> "node failed: " + read(tmp.resolve("kafkajs.err")));
+        assertEquals(valid, lines.size());
+        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
+        for (String line : lines) {
+            JsonNode decoded = StrictJson.parse(line);
+            JsonNode signed = StrictJson.parse(decoded.get("signed_json").asString());
+            assertTrue(verifier.verifySignature(signed, AttestationContext.VERIFY).valid(), line);
+            assertEquals(decoded.get("verification_id"), signed.get("verification_id"));
+            assertEquals(decoded.get("key"), signed.get("agent_id"));
+        }
+        System.out.println("kafkajs + @kafkajs/confluent-schema-registry decoded and verified " + lines.size() + " receipts");
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    @Test
+    @Order(1)
     void tenThousandMixedRequestsGiveExactlyOneReceiptOrDeadLetterEach() throws Exception {
         PipelineHarness.produce(node.bootstrapServers(), 0, REQUESTS);
         int valid = PipelineHarness.count(0, REQUESTS, TestRequests::isValid);

@@ -25,7 +25,11 @@ final class TestRequests {
     }
 
     static String taskId(int i) {
-        return "task-" + i;
+        return taskId("task-", i);
+    }
+
+    static String taskId(String prefix, int i) {
+        return prefix + i;
     }
 
     static String agentId(int i) {
@@ -33,11 +37,15 @@ final class TestRequests {
     }
 
     static byte[] request(int i) {
+        return request("task-", i);
+    }
+
+    static byte[] request(String taskPrefix, int i) {
         if (!isValid(i)) {
-            return INVALID[(i / 16) % INVALID.length].formatted(taskId(i)).getBytes(StandardCharsets.UTF_8);
+            return INVALID[(i / 16) % INVALID.length].formatted(taskId(taskPrefix, i)).getBytes(StandardCharsets.UTF_8);
         }
         ObjectNode request = (ObjectNode) dev.proofline.attestor.StrictJson.parse(TEMPLATE);
-        request.put("task_id", taskId(i));
+        request.put("task_id", taskId(taskPrefix, i));
         request.put("agent_id", agentId(i));
         ObjectNode output = (ObjectNode) request.get("submitted_output");
         output.put("total", i % 3 == 0 ? 135.0 : 129.5); // a third fail their sum rule

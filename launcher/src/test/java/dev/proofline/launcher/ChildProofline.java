@@ -1,0 +1,71 @@
+package dev.proofline.launcher;
+
+import dev.proofline.attestor.Conformance;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** {@code proofline up} in its own JVM, from the packaged jar, so a test can kill it for real. */
+final class ChildProofline implements AutoCloseable {
+    private final Process process;
+    private final String readyLine;
+
+    private ChildProofline(Process process, String readyLine) {
+        this.process = process;
+        this.readyLine = readyLine;
+    }
+
+    static ChildProofline up(Path log, String... flags) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+                "-jar", Conformance.repoRoot().resolve("launcher/target/proofline.jar").toString(), "up"));
+        command.addAll(List.of(flags));
+        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String line = CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(120, TimeUnit.SECONDS);
+        if (line == null || !line.startsWith("Proofline ready:")) {
+            process.destroyForcibly();
+            throw new IllegalStateException("proofline up did not become ready; see " + log);
+        }
+        return new ChildProofline(process, line);
+    }
+
+    String readyLine() {
+        return readyLine;
+    }
+
+    /** SIGKILL: no shutdown hook, no flush, no commit. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM: the clean shutdown an operator's Ctrl-C gives. */
+    int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("proofline up did not stop on SIGTERM");
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}
