@@ -27,7 +27,8 @@ class CrashIT {
 
     @Test
     void sigkillMidStreamLosesNoReceiptAndDuplicatesNone() throws Exception {
-        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(tmp.resolve("broker"), "127.0.0.1", 0)) {
+        try (TestKafka broker = TestKafka.start(tmp.resolve("broker"))) {
+            System.out.println("crash IT runs on " + broker.description());
             String bootstrap = broker.bootstrapServers();
             String httpPort = Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1"));
             String[] flags = {"--bootstrap-servers", bootstrap, "--data-dir", tmp.resolve("node").toString(),

@@ -42,15 +42,15 @@ class PipelineIT {
 
     @TempDir
     static Path tmp;
-    static EmbeddedKafkaBroker broker;
+    static TestKafka broker;
     static ProoflineNode node;
 
     @BeforeAll
     static void start() throws Exception {
-        broker = EmbeddedKafkaBroker.start(tmp.resolve("broker"), "127.0.0.1", 0);
+        broker = TestKafka.start(tmp.resolve("broker"));
         node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", broker.bootstrapServers(),
                 "http.port", "0", "data.dir", tmp.resolve("node").toString()), Map.of()), tmp.resolve("unused"));
-        System.out.println("pipeline IT ran on the embedded KRaft broker (no Docker here) at " + broker.bootstrapServers());
+        System.out.println("pipeline IT ran on " + broker.description());
     }
 
     @AfterAll
