@@ -27,6 +27,8 @@ public final class ProoflineCli {
                  [--<setting> VALUE]...
                   run Proofline: the embedded Kafka broker (unless --bootstrap-servers), the pipeline and
                   the HTTP server, until Ctrl-C
+              bench [--requests N] [--threads N] [--bootstrap-servers HOST:PORT]
+                  measure the pipeline beside a raw Kafka pass-through and bare Ed25519 signing
 
             Exit codes: 0 success, 1 an invalid receipt, 2 a usage error or an invalid request.
             """;
@@ -36,7 +38,8 @@ public final class ProoflineCli {
             "receipt-verify", new ReceiptVerifyCommand(),
             "hash", new HashCommand(),
             "key", new KeyCommand(),
-            "up", new UpCommand());
+            "up", new UpCommand(),
+            "bench", new BenchCommand());
 
     private ProoflineCli() {
     }

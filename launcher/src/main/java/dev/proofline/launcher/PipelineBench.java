@@ -1,0 +1,204 @@
+package dev.proofline.launcher;
+
+import dev.proofline.attestor.SigningKey;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Measures, in one run on one broker: the bare Ed25519 sign rate (the ceiling), a raw Kafka
+ * pass-through of the same records (produce and consume, no verification), and the exactly-once
+ * pipeline's sustained request→receipt throughput and latency. Prints figures, asserts nothing.
+ */
+public final class PipelineBench {
+    /** One phase's result: records per second and, for the pipeline, request→receipt latency. */
+    record Figures(String name, long records, double seconds, long[] latenciesMillis) {
+        double rate() {
+            return records / seconds;
+        }
+
+        long percentile(double p) {
+            if (latenciesMillis.length == 0) {
+                return -1;
+            }
+            return latenciesMillis[(int) Math.min(latenciesMillis.length - 1, Math.floor(p * latenciesMillis.length))];
+        }
+    }
+
+    private final PrintStream out;
+    private final Progress progress;
+    private final byte[][] requests;
+
+    PipelineBench(PrintStream out, byte[] template, int count) {
+        this.out = out;
+        this.progress = new Progress(out);
+        String text = new String(template, StandardCharsets.UTF_8);
+        this.requests = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            requests[i] = text.replace("\"invoice-7731-draft\"", "\"bench-" + i + "\"")
+                    .replace("\"test-seller-invoice-agent\"", "\"bench-agent-" + (i % 50) + "\"").getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    public static void run(PrintStream out, Path template, int count, int streamThreads, String externalBootstrap)
+            throws Exception {
+        PipelineBench bench = new PipelineBench(out, Files.readAllBytes(template), count);
+        Path dir = Files.createTempDirectory("proofline-bench");
+        out.println("Proofline bench: " + count + " invoice requests of " + bench.requests[0].length + " bytes, "
+                + Runtime.getRuntime().availableProcessors() + " cores, " + streamThreads + " stream thread(s)");
+        double signs = bench.bareSignRate(Duration.ofSeconds(3));
+        EmbeddedKafkaBroker broker = externalBootstrap == null ? EmbeddedKafkaBroker.start(dir.resolve("kafka"), "127.0.0.1", 0) : null;
+        String bootstrap = broker != null ? broker.bootstrapServers() : externalBootstrap;
+        try {
+            Figures raw = bench.passThrough(bootstrap);
+            Figures[] pipeline;
+            try (ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", bootstrap,
+                    "http.port", "0", "data.dir", dir.resolve("node").toString(), "application.id", "bench-" + UUID.randomUUID(),
+                    "streams.num.stream.threads", Integer.toString(streamThreads)), System.getenv()), dir)) {
+                pipeline = bench.pipeline(bootstrap, Duration.ofSeconds(15));
+            }
+            out.println();
+            out.printf("bare Ed25519 sign, 1 thread     %,10.0f signs/s%n", signs);
+            out.printf("raw Kafka pass-through          %,10.0f records/s%n", raw.rate());
+            out.printf("pipeline, exactly-once          %,10.0f receipts/s  (all sent at once; p50 %d ms, p99 %d ms: queueing)%n",
+                    pipeline[0].rate(), pipeline[0].percentile(0.50), pipeline[0].percentile(0.99));
+            out.printf("pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms%n",
+                    pipeline[1].rate(), pipeline[1].percentile(0.50), pipeline[1].percentile(0.99));
+            out.printf("pipeline / pass-through         %10.1f%%%n", 100 * pipeline[0].rate() / raw.rate());
+            out.printf("pipeline / bare sign (1 core)   %10.1f%%%n", 100 * pipeline[0].rate() / signs);
+        } finally {
+            if (broker != null) {
+                broker.close();
+            }
+        }
+    }
+
+    private double bareSignRate(Duration duration) {
+        SigningKey key = SigningKey.generate("bench", new SecureRandom());
+        byte[] message = new byte[2700]; // about a signed invoice receipt
+        new SecureRandom().nextBytes(message);
+        for (int i = 0; i < 20_000; i++) {
+            key.sign(message); // warm up
+        }
+        long n = 0;
+        long start = System.nanoTime();
+        long end = start + duration.toNanos();
+        while (System.nanoTime() < end) {
+            key.sign(message);
+            n++;
+            progress.update(String.format("bare Ed25519 sign: %,d signatures", n));
+        }
+        double rate = n / ((System.nanoTime() - start) / 1e9);
+        progress.done(String.format("bare Ed25519 sign: %,.0f/s", rate));
+        return rate;
+    }
+
+    private Figures passThrough(String bootstrap) throws Exception {
+        String topic = "bench-passthrough-" + UUID.randomUUID();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get();
+        }
+        measure("raw pass-through warm-up", bootstrap, topic, topic, false, warmUpCount(), 0);
+        return measure("raw pass-through", bootstrap, topic, topic, false, requests.length, 0);
+    }
+
+    /** Warm-up (the JIT), then as fast as it goes for throughput, then paced below that for latency. */
+    private Figures[] pipeline(String bootstrap, Duration pacedFor) throws Exception {
+        measure("pipeline warm-up", bootstrap, "agent-outputs", "receipts", true, warmUpCount(), 0);
+        Figures flat = measure("pipeline", bootstrap, "agent-outputs", "receipts", true, requests.length, 0);
+        int rate = (int) Math.max(1, flat.rate() * 0.6);
+        int count = (int) Math.min(requests.length, rate * pacedFor.toSeconds());
+        Figures paced = measure("pipeline at " + rate + "/s", bootstrap, "agent-outputs", "receipts", true, count, rate);
+        return new Figures[] {flat, paced};
+    }
+
+    private int warmUpCount() {
+        return Math.min(requests.length, 20_000);
+    }
+
+    /** Produces every request to {@code in} while reading {@code out}; the clock runs from first send to last read. */
+    private Figures measure(String name, String bootstrap, String in, String outTopic, boolean readCommitted,
+                            int count, int perSecond) throws Exception {
+        AtomicLong sent = new AtomicLong();
+        long[] latencies = new long[count];
+        Map<String, Object> consumerConfig = new HashMap<>();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(outTopic));
+            while (consumer.assignment().isEmpty()) {
+                consumer.poll(Duration.ofMillis(100)); // join before producing, so "latest" misses nothing
+            }
+            long start = System.nanoTime();
+            CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produce(bootstrap, in, sent, count, perSecond));
+            int received = 0;
+            long deadline = start + TimeUnit.MINUTES.toNanos(10);
+            while (received < count && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(100))) {
+                    if (received < latencies.length) {
+                        latencies[received] = System.currentTimeMillis() - record.timestamp();
+                    }
+                    received++;
+                }
+                double elapsed = (System.nanoTime() - start) / 1e9;
+                progress.update(String.format("%s: sent %,d/%,d  received %,d  %,.0f/s", name, sent.get(), count,
+                        received, received / elapsed));
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            producing.join();
+            long[] measured = Arrays.copyOf(latencies, Math.min(received, latencies.length));
+            Arrays.sort(measured);
+            Figures figures = new Figures(name, received, seconds, measured);
+            progress.done(String.format("%s: %,d records in %.1f s, %,.0f/s", name, received, seconds, figures.rate()));
+            return figures;
+        }
+    }
+
+    private void produce(String bootstrap, String topic, AtomicLong sent, int count, int perSecond) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+            long start = System.nanoTime();
+            for (int i = 0; i < count; i++) {
+                if (perSecond > 0) {
+                    long due = start + (long) (i * 1e9 / perSecond);
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                    }
+                }
+                producer.send(new ProducerRecord<>(topic, "bench-agent-" + (i % 50), requests[i]));
+                sent.incrementAndGet();
+            }
+            producer.flush();
+        }
+    }
+}
