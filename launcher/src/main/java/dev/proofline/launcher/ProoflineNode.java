@@ -8,7 +8,12 @@ import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
+import dev.proofline.reputation.LocalAgentHistories;
+import dev.proofline.reputation.ReputationTopology;
+import dev.proofline.reputation.ScoreAnswers;
+import dev.proofline.reputation.ScoreRoutes;
 import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.schemas.avro.ScoreUpdate;
 import dev.proofline.topology.ProoflineTopics;
 import dev.proofline.topology.VerificationTopology;
 import io.javalin.Javalin;
@@ -26,7 +31,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,22 +101,35 @@ public final class ProoflineNode implements AutoCloseable {
                 store = RegistryStore.open(client, replication);
                 registry = store;
             }
+            int httpPort = config.getInt("http.port", 8080);
+            if (httpPort == 0) {
+                httpPort = EmbeddedKafkaBroker.freePort(host); // application.server must name it before start
+            }
+            String httpUrl = "http://" + host + ":" + httpPort;
+            String publicUrl = config.get("public.url", httpUrl);
+            EngineSettings settings = new EngineSettings(publicUrl, "Proofline", 50, maxRequestBytes, 1024);
+            Attestor attestor = new Attestor(keys);
+            VerificationEngine engine = new VerificationEngine(settings, attestor);
+            AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
+            AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
+
+            StreamsBuilder builder = new StreamsBuilder();
+            ReputationTopology.addTo(builder, topics.receipts(), receipts, scores);
+            Topology topology = VerificationTopology.addTo(builder.build(), topics, engine, receipts, Clock.systemUTC());
+            Properties props = streamsProperties(config, bootstrap, dataDir, maxRequestBytes);
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + httpPort);
+            KafkaStreams streams = new KafkaStreams(topology, props);
+
             RegistryStore routesStore = store;
+            ScoreRoutes scoreRoutes = new ScoreRoutes(new LocalAgentHistories(streams),
+                    new ScoreAnswers(settings, attestor, Clock.systemUTC()));
             http = Javalin.create(cfg -> {
                 cfg.startup.showJavalinBanner = false;
                 if (routesStore != null) {
                     new RegistryRoutes(routesStore).mount(cfg);
                 }
-            }).start(host, config.getInt("http.port", 8080));
-            String httpUrl = "http://" + host + ":" + http.port();
-            String publicUrl = config.get("public.url", httpUrl);
-
-            VerificationEngine engine = new VerificationEngine(
-                    new EngineSettings(publicUrl, "Proofline", 50, maxRequestBytes, 1024), new Attestor(keys));
-            AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
-            KafkaStreams streams = new KafkaStreams(
-                    VerificationTopology.build(topics, engine, receipts, Clock.systemUTC()),
-                    streamsProperties(config, bootstrap, dataDir, maxRequestBytes));
+                scoreRoutes.mount(cfg);
+            }).start(host, httpPort);
             startAndAwaitRunning(streams);
             LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),
                     topics.deadLetter(), keys.signingKey().version());

@@ -1,5 +1,6 @@
 package dev.proofline.launcher;
 
+import dev.proofline.reputation.ReputationTopology;
 import dev.proofline.topology.ProoflineTopics;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +33,8 @@ final class TopicProvisioner {
         add(missing, existing, new NewTopic(topics.receipts(), Optional.of(topics.partitions()), replicationFactor));
         add(missing, existing, new NewTopic(topics.deadLetter(), Optional.of(topics.partitions()), replicationFactor)
                 .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, deadLetterMax)));
+        add(missing, existing, new NewTopic(ReputationTopology.SCORES_TOPIC, Optional.of(topics.partitions()), replicationFactor)
+                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();
         }

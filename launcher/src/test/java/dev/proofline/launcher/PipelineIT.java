@@ -93,6 +93,65 @@ class PipelineIT {
         System.out.println("kafkajs + @kafkajs/confluent-schema-registry decoded and verified " + lines.size() + " receipts");
     }
 
+    @Test
+    @Order(3)
+    void scoresFollowTheReceiptsAndAreSignedWithTheScoreContext() throws Exception {
+        String agent = "agent-5";
+        long passed = 0;
+        long failed = 0;
+        for (int[] range : new int[][] {{0, REQUESTS}, {0, 320}}) { // the count test's requests, then the kafkajs batch
+            for (int i = range[0]; i < range[1]; i++) {
+                if (TestRequests.isValid(i) && TestRequests.agentId(i).equals(agent)) {
+                    if (i % 3 == 0) {
+                        failed++;
+                    } else {
+                        passed++;
+                    }
+                }
+            }
+        }
+        JsonNode score = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) { // the KTable follows the receipts topic
+            score = get("/score/" + agent, 200);
+            if (score.path("inputs").path("total").asLong() == passed + failed) {
+                break;
+            }
+            Thread.sleep(250);
+        }
+        assertEquals(passed, score.get("inputs").get("passed").asLong());
+        assertEquals(failed, score.get("inputs").get("failed").asLong());
+        assertEquals(dev.proofline.reputation.TrustScore.rounded(dev.proofline.reputation.TrustScore.of(passed, failed)),
+                score.get("trust_score").asDouble());
+
+        Path answer = Files.writeString(tmp.resolve("score.json"), score.toString());
+        String publicKey = KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).signingKey().published().publicKey();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int exit = dev.proofline.cli.ProoflineCliAccess.run(List.of("receipt-verify", answer.toString(), "--public-key", publicKey,
+                "--context", "score"), out);
+        assertEquals("valid\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals(0, exit);
+
+        JsonNode none = get("/score/test-seller-invoice-agent", 200);
+        assertEquals("no_data", none.get("reason").asString());
+        assertEquals("no_data", get("/score/agent-unknown", 200).get("reason").asString());
+        for (String placeholder : List.of("%7Bagent_id%7D", ":agent_id", "")) {
+            assertEquals("placeholder_agent_id", get("/score/" + placeholder, 400).get("code").asString(), placeholder);
+        }
+        JsonNode reputation = get("/reputation/" + agent, 200);
+        assertEquals(passed + failed, reputation.get("total").asLong());
+        assertEquals(dev.proofline.reputation.AgentHistory.RECENT, reputation.get("recent_receipts").size());
+        assertTrue(reputation.get("attestation") == null, "the plain history is not signed");
+    }
+
+    private static JsonNode get(String path, int expectedStatus) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(expectedStatus, response.statusCode(), path + ": " + response.body());
+        return StrictJson.parse(response.body());
+    }
+
     private static String read(Path file) {
         try {
             return Files.readString(file);

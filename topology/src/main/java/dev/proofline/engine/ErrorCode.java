@@ -8,9 +8,13 @@ public enum ErrorCode {
     INVALID_REQUEST("invalid_request", 422, false, "fix_request_fields",
             "The request is not a valid verification request; `fields` names each problem and its fix."),
     PAYLOAD_TOO_LARGE("payload_too_large", 413, false, "shrink_request",
-            "The request is larger than the configured limit, which the message states."),
+            "The request is larger than the configured limit (1 MiB by default), which the message states."),
     VERIFICATION_FAILED("verification_failed", 500, false, "report_to_operator",
-            "The request was valid but the verifier failed on it; the record is kept on the dead-letter topic.");
+            "The request was valid but the verifier failed on it; the record is kept on the dead-letter topic."),
+    PLACEHOLDER_AGENT_ID("placeholder_agent_id", 400, false, "fix_request_fields",
+            "The agent id in the path is a placeholder ({agent_id}, :agent_id or empty); put a real agent id there."),
+    NOT_READY("not_ready", 503, true, "retry_later",
+            "Scores are being moved between instances (a rebalance) or restored; retry after retry_after seconds.");
 
     private final String code;
     private final int status;

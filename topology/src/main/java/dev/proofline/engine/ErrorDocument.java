@@ -29,6 +29,16 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
                 List.of(), null);
     }
 
+    public static ErrorDocument placeholderAgentId() {
+        return new ErrorDocument(ErrorCode.PLACEHOLDER_AGENT_ID, "The path holds a placeholder instead of an agent id.",
+                List.of(new FieldProblem("agent_id", "is a placeholder", "Put the agent's id in the path: /score/seller-7.")), null);
+    }
+
+    public static ErrorDocument notReady(int retryAfterSeconds) {
+        return new ErrorDocument(ErrorCode.NOT_READY, "Scores are not queryable right now (rebalancing or restoring).",
+                List.of(), retryAfterSeconds);
+    }
+
     public ObjectNode toJson() {
         ObjectNode doc = StrictJson.NODES.objectNode();
         doc.put("code", code.code());

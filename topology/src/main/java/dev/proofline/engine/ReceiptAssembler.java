@@ -20,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Lays out the receipt body of SPEC section 2, full or compact, keys in the documented order.
  * Lists are capped; each carries {@code <name>_total} and {@code <name>_omitted}.
  */
-final class ReceiptAssembler {
+public final class ReceiptAssembler {
     static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx")
             .withZone(ZoneOffset.UTC);
 
@@ -30,8 +30,8 @@ final class ReceiptAssembler {
         this.settings = settings;
     }
 
-    /** The timestamp form of receipts: ISO-8601 UTC with microseconds and {@code +00:00}. */
-    static String timestamp(Instant instant) {
+    /** The timestamp form of signed answers: ISO-8601 UTC with microseconds and {@code +00:00}. */
+    public static String timestamp(Instant instant) {
         return TIMESTAMP.format(instant.truncatedTo(ChronoUnit.MICROS));
     }
 
@@ -79,13 +79,7 @@ final class ReceiptAssembler {
             ratio(receipt.putObject("integrity_checks"), integrity.passed(), integrity.total());
             ratio(receipt.putObject("overall"), schema.passed() + integrity.passed(), schema.total() + integrity.total());
         }
-        ObjectNode verify = receipt.putObject("verify");
-        verify.put("public_key_url", settings.publicBaseUrl() + "/.well-known/agent-card.json");
-        verify.put("key_version", keyVersion);
-        verify.put("canonicalization", "RFC 8785 (JCS)");
-        verify.put("hash_algorithm", "SHA-256");
-        verify.put("service", settings.serviceName());
-        verify.put("mcp", settings.publicBaseUrl() + "/mcp");
+        receipt.set("verify", VerifyBlock.of(settings, keyVersion));
         return receipt;
     }
 

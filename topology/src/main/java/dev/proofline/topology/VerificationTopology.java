@@ -28,13 +28,19 @@ public final class VerificationTopology {
     private VerificationTopology() {
     }
 
-    @SuppressWarnings("unchecked")
     public static Topology build(ProoflineTopics topics, VerificationEngine engine, Serde<Receipt> receiptSerde,
                                  Clock clock) {
+        return addTo(new Topology(), topics, engine, receiptSerde, clock);
+    }
+
+    /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
+    @SuppressWarnings("unchecked")
+    public static Topology addTo(Topology topology, ProoflineTopics topics, VerificationEngine engine,
+                                 Serde<Receipt> receiptSerde, Clock clock) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();
         Serializer<Object> bytes = (Serializer<Object>) (Serializer<?>) new ByteArraySerializer();
-        return new Topology()
+        return topology
                 .addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
                 .addProcessor(VERIFY, new VerifyProcessorSupplier(engine, clock), SOURCE)
                 .addSink(RECEIPTS_SINK, topics.receipts(), keys, receipts, VERIFY)

@@ -14,6 +14,7 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.engine.EngineSettings;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.InMemorySchemaRegistry;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

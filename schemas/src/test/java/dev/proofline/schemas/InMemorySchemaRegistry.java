@@ -1,12 +1,11 @@
-package dev.proofline.topology;
+package dev.proofline.schemas;
 
-import dev.proofline.schemas.SchemaRegistryClient;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.avro.Schema;
 
 /** A registry for TopologyTestDriver tests, which run without a broker or an HTTP server. */
-final class InMemorySchemaRegistry implements SchemaRegistryClient {
+public final class InMemorySchemaRegistry implements SchemaRegistryClient {
     private final Map<String, Integer> ids = new HashMap<>();
     private final Map<Integer, Schema> schemas = new HashMap<>();
 

@@ -1,0 +1,142 @@
+package dev.proofline.reputation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.AttestationContext;
+import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.ReceiptVerifier;
+import dev.proofline.attestor.SigningKey;
+import dev.proofline.engine.EngineSettings;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.InMemorySchemaRegistry;
+import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.schemas.avro.ScoreUpdate;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+class ReputationTopologyTest {
+    private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
+    private final AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
+    private final AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
+
+    private static Receipt receipt(int i, String agent, String result) {
+        return Receipt.newBuilder().setVerificationId("id-" + i).setTaskId("t-" + i).setAgentId(agent).setResult(result)
+                .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i)).setKeyVersion("v1")
+                .setOutputHash("o").setSchemaHash("s").setRulesHash("r").setCorrelationId(null).setSignedJson("{}").build();
+    }
+
+    private TopologyTestDriver driver(String applicationId) {
+        StreamsBuilder builder = new StreamsBuilder();
+        ReputationTopology.addTo(builder, "receipts", receipts, scores);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        return new TopologyTestDriver(builder.build(), props);
+    }
+
+    /** A stream of receipts as the pipeline keys them: agent id, or task id when there is none. */
+    private static List<Receipt> history() {
+        List<Receipt> list = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            list.add(receipt(i, "seller-" + (i % 2), i % 5 == 0 ? "fail" : "pass"));
+        }
+        list.add(receipt(40, "test-seller", "pass"));
+        list.add(receipt(41, null, "pass"));
+        return list;
+    }
+
+    private Map<String, AgentHistory> fold(TopologyTestDriver driver) {
+        TestInputTopic<String, Receipt> in = driver.createInputTopic("receipts", new StringSerializer(), new ReceiptSerializer());
+        for (Receipt r : history()) {
+            in.pipeInput(r.getAgentId() != null ? r.getAgentId() : r.getTaskId(), r);
+        }
+        KeyValueStore<String, AgentHistory> store = driver.getKeyValueStore(ReputationTopology.STORE);
+        Map<String, AgentHistory> all = new java.util.TreeMap<>();
+        store.all().forEachRemaining(kv -> all.put(kv.key, kv.value));
+        return all;
+    }
+
+    /** TestInputTopic needs a plain serializer. */
+    private final class ReceiptSerializer implements org.apache.kafka.common.serialization.Serializer<Receipt> {
+        @Override
+        public byte[] serialize(String topic, Receipt data) {
+            return receipts.serializer().serialize(topic, data);
+        }
+    }
+
+    @Test
+    void receiptsFoldIntoPerAgentHistoriesAndTestAndNullAgentsNeverCount() {
+        try (TopologyTestDriver driver = driver("rep-a")) {
+            Map<String, AgentHistory> all = fold(driver);
+            assertEquals(List.of("seller-0", "seller-1"), List.copyOf(all.keySet()), "no test- agent, no null agent");
+            AgentHistory s0 = all.get("seller-0");
+            assertEquals(15, s0.total());
+            assertEquals(3, s0.failed()); // i = 0, 10, 20
+            assertEquals("2026-11-29T10:00:00.000000+00:00", s0.firstVerifiedAt());
+            assertEquals("2026-11-29T10:00:28.000000+00:00", s0.lastVerifiedAt());
+            assertEquals("id-28", s0.recent().get(0).verificationId(), "newest first");
+            assertEquals(15, s0.recent().size());
+
+            TestOutputTopic<String, ScoreUpdate> updates = driver.createOutputTopic(ReputationTopology.SCORES_TOPIC,
+                    new StringDeserializer(), (topic, bytes) -> scores.deserializer().deserialize(topic, bytes));
+            List<KeyValue<String, ScoreUpdate>> published = updates.readKeyValuesToList();
+            assertEquals(30, published.size(), "one score update per counted receipt");
+            ScoreUpdate last = published.get(published.size() - 1).value;
+            assertEquals(TrustScore.rounded(TrustScore.of(last.getPassed(), last.getFailed())), last.getTrustScore());
+            assertEquals(TrustScore.METHOD, last.getScoreMethod());
+        }
+    }
+
+    @Test
+    void replayingTheReceiptsIntoAFreshApplicationRebuildsIdenticalHistories() {
+        Map<String, AgentHistory> first;
+        try (TopologyTestDriver driver = driver("rep-first")) {
+            first = fold(driver);
+        }
+        try (TopologyTestDriver driver = driver("rep-replayed")) {
+            assertEquals(first, fold(driver));
+        }
+    }
+
+    @Test
+    void scoreAnswersAreSignedWithTheScoreContextAndShowTheirInputs() {
+        KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
+        ScoreAnswers answers = new ScoreAnswers(EngineSettings.defaults(), new Attestor(keys),
+                Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC));
+        AgentHistory h = AgentHistory.empty("seller-7").with(receipt(1, "seller-7", "pass")).with(receipt(2, "seller-7", "fail"));
+        ObjectNode score = answers.score("seller-7", Optional.of(h));
+        ReceiptVerifier verifier = new ReceiptVerifier(keys.trustedKeys());
+        assertTrue(verifier.verifySignature(score, AttestationContext.SCORE).valid());
+        assertFalse(verifier.verifySignature(score, AttestationContext.VERIFY).valid(), "contexts do not mix");
+        assertEquals(TrustScore.rounded(TrustScore.of(1, 1)), score.get("trust_score").asDouble());
+        assertEquals(2, score.get("inputs").get("total").asInt());
+        assertEquals("2026-11-29T12:00:00.000000+00:00", score.get("attestation").get("timestamp").asString());
+
+        ObjectNode none = answers.score("test-x", Optional.empty());
+        assertEquals("no_data", none.get("reason").asString());
+        assertNull(none.get("trust_score").isNull() ? null : none.get("trust_score"));
+        assertTrue(verifier.verifySignature(none, AttestationContext.SCORE).valid());
+    }
+}
