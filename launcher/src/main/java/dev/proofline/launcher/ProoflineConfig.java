@@ -33,6 +33,7 @@ public final class ProoflineConfig {
 
     public static final List<Setting> SETTINGS = List.of(
             new Setting("data.dir", "<PROOFLINE_HOME>/.proofline", "everything persistent: broker log, keys, Streams state"),
+            new Setting("keys.dir", "<data.dir>/keys", "the signing key ring; instances sharing the work must share it"),
             new Setting("host", "127.0.0.1", "address the embedded broker and the HTTP server listen on"),
             new Setting("kafka.port", "9092", "port of the embedded broker"),
             new Setting("http.port", "8080", "port of the HTTP server"),

@@ -8,7 +8,7 @@ import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
-import dev.proofline.reputation.LocalAgentHistories;
+import dev.proofline.reputation.RoutedAgentHistories;
 import dev.proofline.reputation.ReputationTopology;
 import dev.proofline.reputation.ScoreAnswers;
 import dev.proofline.reputation.ScoreRoutes;
@@ -34,6 +34,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +92,9 @@ public final class ProoflineNode implements AutoCloseable {
             try (Admin admin = Admin.create(client)) {
                 TopicProvisioner.ensure(admin, topics, replication, maxRequestBytes);
             }
-            KeyRing keys = KeyRing.openOrCreate(dataDir.resolve("keys"), Clock.systemUTC());
+            // Instances that share the work must share the keys: point keys.dir at the same directory.
+            KeyRing keys = KeyRing.openOrCreate(config.get("keys.dir").map(Path::of).orElse(dataDir.resolve("keys")),
+                    Clock.systemUTC());
 
             SchemaRegistryClient registry;
             Optional<String> registryUrl = config.get("schema.registry.url");
@@ -112,6 +115,10 @@ public final class ProoflineNode implements AutoCloseable {
             VerificationEngine engine = new VerificationEngine(settings, attestor);
             AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
             AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
+            // Register now, not at the first record: a registry problem stops start-up, and instances
+            // started one after another agree on ids.
+            registry.register(AvroSerde.valueSubject(topics.receipts()), Receipt.getClassSchema());
+            registry.register(AvroSerde.valueSubject(ReputationTopology.SCORES_TOPIC), ScoreUpdate.getClassSchema());
 
             StreamsBuilder builder = new StreamsBuilder();
             ReputationTopology.addTo(builder, topics.receipts(), receipts, scores);
@@ -121,7 +128,7 @@ public final class ProoflineNode implements AutoCloseable {
             KafkaStreams streams = new KafkaStreams(topology, props);
 
             RegistryStore routesStore = store;
-            ScoreRoutes scoreRoutes = new ScoreRoutes(new LocalAgentHistories(streams),
+            ScoreRoutes scoreRoutes = new ScoreRoutes(new RoutedAgentHistories(streams, new HostInfo(host, httpPort)),
                     new ScoreAnswers(settings, attestor, Clock.systemUTC()));
             http = Javalin.create(cfg -> {
                 cfg.startup.showJavalinBanner = false;

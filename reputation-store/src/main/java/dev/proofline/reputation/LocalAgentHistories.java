@@ -7,14 +7,11 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
-/**
- * Interactive queries against this instance's {@code agent-history} store. With one instance it
- * owns every key; forwarding to the instance that owns a key is not built yet (see the issue notes).
- */
-public final class LocalAgentHistories implements AgentHistories {
+/** Interactive queries against this instance's own {@code agent-history} store. */
+final class LocalAgentHistories implements AgentHistories {
     private final KafkaStreams streams;
 
-    public LocalAgentHistories(KafkaStreams streams) {
+    LocalAgentHistories(KafkaStreams streams) {
         this.streams = streams;
     }
 

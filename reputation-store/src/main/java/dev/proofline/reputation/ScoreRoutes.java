@@ -16,10 +16,10 @@ public final class ScoreRoutes {
     private static final Set<String> PLACEHOLDERS = Set.of("{agent_id}", ":agent_id", "agent_id", "<agent_id>");
     private static final int RETRY_AFTER_SECONDS = 2;
 
-    private final AgentHistories histories;
+    private final RoutedAgentHistories histories;
     private final ScoreAnswers answers;
 
-    public ScoreRoutes(AgentHistories histories, ScoreAnswers answers) {
+    public ScoreRoutes(RoutedAgentHistories histories, ScoreAnswers answers) {
         this.histories = histories;
         this.answers = answers;
     }
@@ -27,6 +27,7 @@ public final class ScoreRoutes {
     public void mount(JavalinConfig cfg) {
         cfg.routes.get("/score/{agent_id}", ctx -> answer(ctx, true));
         cfg.routes.get("/reputation/{agent_id}", ctx -> answer(ctx, false));
+        cfg.routes.get(RoutedAgentHistories.INTERNAL_PATH + "{agent_id}", this::internalHistory);
         cfg.routes.get("/score/", ScoreRoutes::placeholder);
         cfg.routes.get("/reputation/", ScoreRoutes::placeholder);
     }
@@ -42,6 +43,20 @@ public final class ScoreRoutes {
             send(ctx, 200, signedScore ? answers.score(agentId, history) : answers.reputation(agentId, history));
         } catch (AgentHistories.NotQueryableException e) {
             ctx.header("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+            send(ctx, 503, ErrorDocument.notReady(RETRY_AFTER_SECONDS).toJson());
+        }
+    }
+
+    /** Another instance asks the owner: answer from this store only, never forward again. */
+    private void internalHistory(Context ctx) {
+        try {
+            var history = histories.findLocally(ctx.pathParam("agent_id"));
+            if (history.isPresent()) {
+                send(ctx, 200, AgentHistorySerde.toJson(history.get()));
+            } else {
+                ctx.status(404);
+            }
+        } catch (AgentHistories.NotQueryableException e) {
             send(ctx, 503, ErrorDocument.notReady(RETRY_AFTER_SECONDS).toJson());
         }
     }

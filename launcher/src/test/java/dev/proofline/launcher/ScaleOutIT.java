@@ -1,0 +1,120 @@
+package dev.proofline.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.AttestationContext;
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.ReceiptVerifier;
+import dev.proofline.attestor.StrictJson;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Two Proofline instances share the work on one broker: a score asked of either is the same, for
+ * agents owned by each; when one stops, the other answers for every agent after the rebalance.
+ */
+class ScaleOutIT {
+    static final int REQUESTS = 2_000;
+    static final int AGENTS = 13;
+
+    @TempDir
+    Path tmp;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private ProoflineNode start(String name, String bootstrap) throws Exception {
+        return ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", bootstrap, "http.port", "0",
+                "data.dir", tmp.resolve(name).toString(), "keys.dir", tmp.resolve("keys").toString(),
+                "application.id", "scale-out", "topics.partitions", "4"), Map.of()), tmp.resolve(name));
+    }
+
+    @Test
+    void eitherInstanceAnswersForEveryAgentAndTheSurvivorTakesOver() throws Exception {
+        try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
+            System.out.println("scale-out IT runs on " + kafka.description());
+            ProoflineNode a = start("a", kafka.bootstrapServers());
+            try (ProoflineNode b = start("b", kafka.bootstrapServers())) {
+                PipelineHarness.produce(kafka.bootstrapServers(), 0, REQUESTS);
+                Map<String, Long> totals = expectedTotals();
+                Map<String, JsonNode> fromA = scoresOnceComplete(a, totals);
+                Map<String, JsonNode> fromB = scoresOnceComplete(b, totals);
+                Set<String> ownedByA = new HashSet<>();
+                Set<String> ownedByB = new HashSet<>();
+                for (String agent : totals.keySet()) {
+                    assertEquals(fromA.get(agent).get("inputs"), fromB.get(agent).get("inputs"), agent);
+                    assertEquals(fromA.get(agent).get("trust_score"), fromB.get(agent).get("trust_score"), agent);
+                    (status(a, "/internal/agent-history/" + agent) == 200 ? ownedByA : ownedByB).add(agent);
+                }
+                assertTrue(!ownedByA.isEmpty() && !ownedByB.isEmpty(), "each instance owns agents: " + ownedByA + " / " + ownedByB);
+                a.close();
+                Map<String, JsonNode> survivor = scoresOnceComplete(b, totals);
+                for (String agent : totals.keySet()) {
+                    assertEquals(fromA.get(agent).get("inputs"), survivor.get(agent).get("inputs"), agent);
+                }
+                ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("keys"), Clock.systemUTC()).trustedKeys());
+                survivor.values().forEach(s -> assertTrue(verifier.verifySignature(s, AttestationContext.SCORE).valid()));
+                System.out.println("scale-out IT: instance a owned " + ownedByA.size() + " agents, b owned "
+                        + ownedByB.size() + "; after a stopped, b answered for all " + totals.size());
+            } finally {
+                a.close();
+            }
+        }
+    }
+
+    private static Map<String, Long> expectedTotals() {
+        Map<String, Long> totals = new HashMap<>();
+        for (int i = 0; i < REQUESTS; i++) {
+            if (TestRequests.isValid(i)) {
+                totals.merge(TestRequests.agentId(i), 1L, Long::sum);
+            }
+        }
+        assertEquals(AGENTS, totals.size());
+        return totals;
+    }
+
+    /** Asks for every agent's score until each shows its full total; 503 during a rebalance is retried. */
+    private Map<String, JsonNode> scoresOnceComplete(ProoflineNode node, Map<String, Long> totals) throws Exception {
+        Map<String, JsonNode> scores = new HashMap<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (scores.size() < totals.size() && System.nanoTime() < deadline) {
+            for (Map.Entry<String, Long> entry : totals.entrySet()) {
+                if (scores.containsKey(entry.getKey())) {
+                    continue;
+                }
+                HttpResponse<String> response = get(node, "/score/" + entry.getKey());
+                if (response.statusCode() == 503) {
+                    assertEquals("not_ready", StrictJson.parse(response.body()).get("code").asString());
+                    continue;
+                }
+                assertEquals(200, response.statusCode(), response.body());
+                JsonNode score = StrictJson.parse(response.body());
+                if (score.path("inputs").path("total").asLong() == entry.getValue()) {
+                    scores.put(entry.getKey(), score);
+                }
+            }
+            Thread.sleep(200);
+        }
+        assertEquals(totals.keySet(), scores.keySet(), "every agent answered in full by " + node.httpUrl());
+        return scores;
+    }
+
+    private int status(ProoflineNode node, String path) throws Exception {
+        return get(node, path).statusCode();
+    }
+
+    private HttpResponse<String> get(ProoflineNode node, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(node.httpUrl() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
