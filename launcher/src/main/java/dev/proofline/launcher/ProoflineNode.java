@@ -8,7 +8,9 @@ import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
+import dev.proofline.reputation.ReceiptReplies;
 import dev.proofline.reputation.RoutedAgentHistories;
+import dev.proofline.reputation.VerifyRoutes;
 import dev.proofline.reputation.ReputationTopology;
 import dev.proofline.reputation.ScoreAnswers;
 import dev.proofline.reputation.ScoreRoutes;
@@ -28,7 +30,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -52,16 +57,21 @@ public final class ProoflineNode implements AutoCloseable {
     private final RegistryStore registryStore;
     private final Javalin http;
     private final KafkaStreams streams;
+    private final KafkaProducer<String, byte[]> frontDoor;
+    private final ReceiptReplies replies;
     private final String bootstrapServers;
     private final String httpUrl;
 
     private ProoflineNode(DataDirLock lock, EmbeddedKafkaBroker broker, RegistryStore registryStore, Javalin http,
-                          KafkaStreams streams, String bootstrapServers, String httpUrl) {
+                          KafkaStreams streams, KafkaProducer<String, byte[]> frontDoor, ReceiptReplies replies,
+                          String bootstrapServers, String httpUrl) {
         this.lock = lock;
         this.broker = broker;
         this.registryStore = registryStore;
         this.http = http;
         this.streams = streams;
+        this.frontDoor = frontDoor;
+        this.replies = replies;
         this.bootstrapServers = bootstrapServers;
         this.httpUrl = httpUrl;
     }
@@ -73,6 +83,8 @@ public final class ProoflineNode implements AutoCloseable {
         EmbeddedKafkaBroker broker = null;
         RegistryStore store = null;
         Javalin http = null;
+        KafkaProducer<String, byte[]> frontDoor = null;
+        ReceiptReplies replies = null;
         try {
             Optional<String> external = config.get("bootstrap.servers");
             if (external.isEmpty()) {
@@ -127,11 +139,21 @@ public final class ProoflineNode implements AutoCloseable {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + httpPort);
             KafkaStreams streams = new KafkaStreams(topology, props);
 
+            Map<String, Object> producerConfig = new HashMap<>(client);
+            producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+            producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+            producerConfig.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * maxRequestBytes + 65536);
+            frontDoor = new KafkaProducer<>(producerConfig, new StringSerializer(), new ByteArraySerializer());
+            replies = new ReceiptReplies(client, topics, receipts);
+            VerifyRoutes verifyRoutes = new VerifyRoutes(engine.parser(), frontDoor, replies, topics.input(),
+                    Duration.ofSeconds(config.getInt("verify.timeout.seconds", 10)));
             RegistryStore routesStore = store;
             ScoreRoutes scoreRoutes = new ScoreRoutes(new RoutedAgentHistories(streams, new HostInfo(host, httpPort)),
                     new ScoreAnswers(settings, attestor, Clock.systemUTC()));
             http = Javalin.create(cfg -> {
                 cfg.startup.showJavalinBanner = false;
+                cfg.http.maxRequestSize = 2L * maxRequestBytes; // larger bodies still get our 413, not Jetty's
+                verifyRoutes.mount(cfg);
                 if (routesStore != null) {
                     new RegistryRoutes(routesStore).mount(cfg);
                 }
@@ -140,9 +162,9 @@ public final class ProoflineNode implements AutoCloseable {
             startAndAwaitRunning(streams);
             LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),
                     topics.deadLetter(), keys.signingKey().version());
-            return new ProoflineNode(lock, broker, store, http, streams, bootstrap, httpUrl);
+            return new ProoflineNode(lock, broker, store, http, streams, frontDoor, replies, bootstrap, httpUrl);
         } catch (Exception | Error e) {
-            closeQuietly(http, store, broker, lock);
+            closeQuietly(http, replies, frontDoor, store, broker, lock);
             throw e;
         }
     }
@@ -166,11 +188,12 @@ public final class ProoflineNode implements AutoCloseable {
 
     @Override
     public void close() {
+        http.stop(); // no new requests while the rest stops
         // Leave the group on a clean stop, so a restarted or surviving instance takes the partitions
         // over at once rather than after this member's session times out.
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
-        closeQuietly(http, registryStore, broker, lock);
+        closeQuietly(null, replies, frontDoor, registryStore, broker, lock);
         LOG.info("Proofline stopped");
     }
 
@@ -206,10 +229,17 @@ public final class ProoflineNode implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(Javalin http, RegistryStore store, EmbeddedKafkaBroker broker, DataDirLock lock) {
+    private static void closeQuietly(Javalin http, ReceiptReplies replies, KafkaProducer<String, byte[]> frontDoor,
+                                     RegistryStore store, EmbeddedKafkaBroker broker, DataDirLock lock) {
         try {
             if (http != null) {
                 http.stop();
+            }
+            if (replies != null) {
+                replies.close();
+            }
+            if (frontDoor != null) {
+                frontDoor.close(Duration.ofSeconds(5));
             }
             if (store != null) {
                 store.close();

@@ -144,6 +144,65 @@ class PipelineIT {
         assertTrue(reputation.get("attestation") == null, "the plain history is not signed");
     }
 
+    @Test
+    @Order(4)
+    void restFrontDoorAnswersWithTheReceiptTheCliWouldGive() throws Exception {
+        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
+        for (String name : List.of("requests/invoice-draft.json", "requests/invoice-final.json")) {
+            byte[] body = Files.readAllBytes(dev.proofline.attestor.Conformance.file(name));
+            JsonNode viaRest = post("/verify/schema", body, 200);
+            assertTrue(verifier.verifySignature(viaRest, AttestationContext.VERIFY).valid(), name);
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            assertEquals(0, dev.proofline.cli.ProoflineCliAccess.run(List.of("verify",
+                    dev.proofline.attestor.Conformance.file(name).toString(), "--data-dir", tmp.resolve("cli").toString()), out));
+            JsonNode viaCli = StrictJson.parse(out.toByteArray());
+            for (String field : List.of("summary", "result", "task_id", "agent_id", "output_hash", "schema_hash", "rules_hash",
+                    "request_hash", "schema_compliance", "integrity_checks", "overall", "errors", "hints")) {
+                assertEquals(viaCli.get(field), viaRest.get(field), name + " " + field);
+            }
+        }
+        JsonNode alias = post("/verify/deliverable", Files.readAllBytes(
+                dev.proofline.attestor.Conformance.file("requests/invoice-final.json")), 200);
+        assertEquals("pass", alias.get("result").asString());
+    }
+
+    @Test
+    @Order(5)
+    void restFrontDoorRefusesInvalidRequestsBeforePublishingAndNeverEchoesThem() throws Exception {
+        String secret = "s3cr3t-input-value";
+        Map<String, String> cases = Map.of(
+                "{\"task_id\":\"" + secret + "\",\"submitted_output\":{}}", "expected_schema",
+                "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\"" + secret
+                        + "\",\"rules\":[{\"type\":\"" + secret + "\",\"field\":\"a\"}]}", "rules[0].type",
+                "{\"task_id\":\"t\",\"expected_schema\":{\"type\":\"" + secret + "\"},\"submitted_output\":1}", "expected_schema.type",
+                "{\"task_id\": " + secret, "body");
+        long deadLettersBefore = PipelineHarness.readCommitted(node.bootstrapServers(), "agent-outputs.dlq", 0,
+                java.time.Duration.ZERO).size();
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            JsonNode error = post("/verify/schema", c.getKey().getBytes(StandardCharsets.UTF_8), 422);
+            assertEquals("invalid_request", error.get("code").asString());
+            assertTrue(error.get("fields").toString().contains("\"" + c.getValue() + "\""), error.toString());
+            assertTrue(!error.toString().contains(secret), "echoed: " + error);
+        }
+        byte[] oversize = ("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\""
+                + "x".repeat(1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+        JsonNode tooLarge = post("/verify/schema", oversize, 413);
+        assertEquals("payload_too_large", tooLarge.get("code").asString());
+        assertTrue(tooLarge.get("message").asString().contains("1048576"), tooLarge.toString());
+        assertEquals(deadLettersBefore, PipelineHarness.readCommitted(node.bootstrapServers(), "agent-outputs.dlq", 0,
+                java.time.Duration.ZERO).size(), "refused requests were never published");
+    }
+
+    private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+                        .header("Content-Type", "application/json").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(expectedStatus, response.statusCode(), path + ": " + response.body());
+        return StrictJson.parse(response.body());
+    }
+
     private static JsonNode get(String path, int expectedStatus) throws Exception {
         java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path)).build(),

@@ -14,7 +14,9 @@ public enum ErrorCode {
     PLACEHOLDER_AGENT_ID("placeholder_agent_id", 400, false, "fix_request_fields",
             "The agent id in the path is a placeholder ({agent_id}, :agent_id or empty); put a real agent id there."),
     NOT_READY("not_ready", 503, true, "retry_later",
-            "Scores are being moved between instances (a rebalance) or restored; retry after retry_after seconds.");
+            "Scores are being moved between instances (a rebalance) or restored; retry after retry_after seconds."),
+    RECEIPT_PENDING("receipt_pending", 504, true, "retry_later",
+            "The request was accepted and will be verified, but its receipt was not ready in time; it lands on the receipts topic under the verification_id the message names.");
 
     private final String code;
     private final int status;

@@ -39,6 +39,12 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
                 List.of(), retryAfterSeconds);
     }
 
+    public static ErrorDocument receiptPending(String verificationId, int retryAfterSeconds) {
+        return new ErrorDocument(ErrorCode.RECEIPT_PENDING, "The request was accepted; its receipt was not ready in time. "
+                + "It will be published on the receipts topic with verification_id " + verificationId + ".", List.of(),
+                retryAfterSeconds);
+    }
+
     public ObjectNode toJson() {
         ObjectNode doc = StrictJson.NODES.objectNode();
         doc.put("code", code.code());
