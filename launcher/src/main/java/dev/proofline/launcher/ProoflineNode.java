@@ -8,6 +8,8 @@ import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
+import dev.proofline.reputation.DiscoveryDocuments;
+import dev.proofline.reputation.DiscoveryRoutes;
 import dev.proofline.reputation.ReceiptReplies;
 import dev.proofline.reputation.RoutedAgentHistories;
 import dev.proofline.reputation.VerifyRoutes;
@@ -59,12 +61,13 @@ public final class ProoflineNode implements AutoCloseable {
     private final KafkaStreams streams;
     private final KafkaProducer<String, byte[]> frontDoor;
     private final ReceiptReplies replies;
+    private final Admin healthAdmin;
     private final String bootstrapServers;
     private final String httpUrl;
 
     private ProoflineNode(DataDirLock lock, EmbeddedKafkaBroker broker, RegistryStore registryStore, Javalin http,
                           KafkaStreams streams, KafkaProducer<String, byte[]> frontDoor, ReceiptReplies replies,
-                          String bootstrapServers, String httpUrl) {
+                          Admin healthAdmin, String bootstrapServers, String httpUrl) {
         this.lock = lock;
         this.broker = broker;
         this.registryStore = registryStore;
@@ -72,6 +75,7 @@ public final class ProoflineNode implements AutoCloseable {
         this.streams = streams;
         this.frontDoor = frontDoor;
         this.replies = replies;
+        this.healthAdmin = healthAdmin;
         this.bootstrapServers = bootstrapServers;
         this.httpUrl = httpUrl;
     }
@@ -85,6 +89,7 @@ public final class ProoflineNode implements AutoCloseable {
         Javalin http = null;
         KafkaProducer<String, byte[]> frontDoor = null;
         ReceiptReplies replies = null;
+        Admin healthAdmin = null;
         try {
             Optional<String> external = config.get("bootstrap.servers");
             if (external.isEmpty()) {
@@ -147,6 +152,9 @@ public final class ProoflineNode implements AutoCloseable {
             replies = new ReceiptReplies(client, topics, receipts);
             VerifyRoutes verifyRoutes = new VerifyRoutes(engine.parser(), frontDoor, replies, topics.input(),
                     Duration.ofSeconds(config.getInt("verify.timeout.seconds", 10)));
+            healthAdmin = Admin.create(client);
+            DiscoveryRoutes discovery = new DiscoveryRoutes(new DiscoveryDocuments(settings, keys), streams, healthAdmin,
+                    maxRequestBytes);
             RegistryStore routesStore = store;
             ScoreRoutes scoreRoutes = new ScoreRoutes(new RoutedAgentHistories(streams, new HostInfo(host, httpPort)),
                     new ScoreAnswers(settings, attestor, Clock.systemUTC()));
@@ -154,6 +162,7 @@ public final class ProoflineNode implements AutoCloseable {
                 cfg.startup.showJavalinBanner = false;
                 cfg.http.maxRequestSize = 2L * maxRequestBytes; // larger bodies still get our 413, not Jetty's
                 verifyRoutes.mount(cfg);
+                discovery.mount(cfg);
                 if (routesStore != null) {
                     new RegistryRoutes(routesStore).mount(cfg);
                 }
@@ -162,8 +171,11 @@ public final class ProoflineNode implements AutoCloseable {
             startAndAwaitRunning(streams);
             LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),
                     topics.deadLetter(), keys.signingKey().version());
-            return new ProoflineNode(lock, broker, store, http, streams, frontDoor, replies, bootstrap, httpUrl);
+            return new ProoflineNode(lock, broker, store, http, streams, frontDoor, replies, healthAdmin, bootstrap, httpUrl);
         } catch (Exception | Error e) {
+            if (healthAdmin != null) {
+                healthAdmin.close();
+            }
             closeQuietly(http, replies, frontDoor, store, broker, lock);
             throw e;
         }
@@ -193,6 +205,7 @@ public final class ProoflineNode implements AutoCloseable {
         // over at once rather than after this member's session times out.
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        healthAdmin.close(Duration.ofSeconds(5));
         closeQuietly(null, replies, frontDoor, registryStore, broker, lock);
         LOG.info("Proofline stopped");
     }

@@ -193,6 +193,34 @@ class PipelineIT {
                 java.time.Duration.ZERO).size(), "refused requests were never published");
     }
 
+    @Test
+    @Order(6)
+    void discoveryDocumentsAreServedAndTheAgentCardKeyVerifiesAFreshReceipt() throws Exception {
+        JsonNode card = get("/.well-known/agent-card.json", 200);
+        assertEquals(card, get("/.well-known/agent.json", 200));
+        java.util.List<dev.proofline.attestor.PublishedKey> keys = new java.util.ArrayList<>();
+        card.get("capabilities").get("extensions").get(0).get("params").get("publicKeys").forEach(k -> keys.add(
+                new dev.proofline.attestor.PublishedKey(k.get("keyVersion").asString(), k.get("algorithm").asString(),
+                        k.get("publicKey").asString())));
+        JsonNode fresh = post("/verify/schema", Files.readAllBytes(
+                dev.proofline.attestor.Conformance.file("requests/invoice-final.json")), 200);
+        assertTrue(new ReceiptVerifier(dev.proofline.attestor.TrustedKeys.of(keys))
+                .verifySignature(fresh, AttestationContext.VERIFY).valid(), "the published key verifies what was signed");
+        assertEquals(node.httpUrl() + "/.well-known/agent-card.json", fresh.get("verify").get("public_key_url").asString());
+        assertEquals("3.1.0", get("/openapi.json", 200).get("openapi").asString());
+        assertEquals("ok", get("/health", 200).get("status").asString());
+        assertEquals(node.httpUrl() + "/openapi.json",
+                get("/.well-known/api-catalog", 200).get("linkset").get(0).get("service-desc").get(0).get("href").asString());
+        java.net.http.HttpResponse<String> index = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/"))
+                        .header("Accept", "application/json").build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(node.httpUrl() + "/mcp", StrictJson.parse(index.body()).get("links").get("mcp").asString());
+        java.net.http.HttpResponse<String> llms = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/llms.txt")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertTrue(llms.body().contains("/verify/schema") && llms.body().contains("payload_too_large"), llms.body());
+    }
+
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {
         java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))

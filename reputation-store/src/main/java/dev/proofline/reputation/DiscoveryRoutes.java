@@ -1,0 +1,64 @@
+package dev.proofline.reputation;
+
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The discovery routes of SPEC section 7 and {@code /health}. */
+public final class DiscoveryRoutes {
+    private final DiscoveryDocuments documents;
+    private final KafkaStreams streams;
+    private final Admin admin;
+    private final int maxRequestBytes;
+
+    public DiscoveryRoutes(DiscoveryDocuments documents, KafkaStreams streams, Admin admin, int maxRequestBytes) {
+        this.documents = documents;
+        this.streams = streams;
+        this.admin = admin;
+        this.maxRequestBytes = maxRequestBytes;
+    }
+
+    public void mount(JavalinConfig cfg) {
+        cfg.routes.get("/.well-known/agent-card.json", ctx -> json(ctx, 200, documents.agentCard()));
+        cfg.routes.get("/.well-known/agent.json", ctx -> json(ctx, 200, documents.agentCard()));
+        cfg.routes.get("/.well-known/api-catalog", ctx -> ctx.contentType("application/linkset+json")
+                .result(documents.apiCatalog().toString()));
+        cfg.routes.get("/openapi.json", ctx -> json(ctx, 200, documents.openApi()));
+        cfg.routes.get("/docs", ctx -> ctx.contentType("text/html; charset=utf-8").result(documents.docsHtml()));
+        cfg.routes.get("/llms.txt", ctx -> ctx.contentType("text/plain; charset=utf-8").result(documents.llmsTxt(maxRequestBytes)));
+        cfg.routes.get("/health", this::health);
+        cfg.routes.get("/", ctx -> {
+            String accept = ctx.header("Accept");
+            if (accept != null && accept.contains("application/json")) {
+                json(ctx, 200, documents.index());
+            } else {
+                ctx.contentType("text/html; charset=utf-8").result(documents.docsHtml());
+            }
+        });
+    }
+
+    private void health(Context ctx) {
+        boolean brokerReachable;
+        try {
+            admin.describeCluster().clusterId().get(2, TimeUnit.SECONDS);
+            brokerReachable = true;
+        } catch (Exception e) {
+            brokerReachable = false;
+        }
+        KafkaStreams.State state = streams.state();
+        boolean pipelineUp = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+        ObjectNode body = dev.proofline.attestor.StrictJson.NODES.objectNode();
+        body.put("status", brokerReachable && pipelineUp ? "ok" : "unhealthy");
+        body.put("broker", brokerReachable ? "reachable" : "unreachable");
+        body.put("streams", state.name());
+        json(ctx, brokerReachable && pipelineUp ? 200 : 503, body);
+    }
+
+    private static void json(Context ctx, int status, ObjectNode body) {
+        ctx.status(status).contentType("application/json").result(body.toString());
+    }
+
+}
