@@ -62,12 +62,13 @@ public final class ProoflineNode implements AutoCloseable {
     private final KafkaProducer<String, byte[]> frontDoor;
     private final ReceiptReplies replies;
     private final Admin healthAdmin;
+    private final PrometheusMetrics metrics;
     private final String bootstrapServers;
     private final String httpUrl;
 
     private ProoflineNode(DataDirLock lock, EmbeddedKafkaBroker broker, RegistryStore registryStore, Javalin http,
                           KafkaStreams streams, KafkaProducer<String, byte[]> frontDoor, ReceiptReplies replies,
-                          Admin healthAdmin, String bootstrapServers, String httpUrl) {
+                          Admin healthAdmin, PrometheusMetrics metrics, String bootstrapServers, String httpUrl) {
         this.lock = lock;
         this.broker = broker;
         this.registryStore = registryStore;
@@ -76,6 +77,7 @@ public final class ProoflineNode implements AutoCloseable {
         this.frontDoor = frontDoor;
         this.replies = replies;
         this.healthAdmin = healthAdmin;
+        this.metrics = metrics;
         this.bootstrapServers = bootstrapServers;
         this.httpUrl = httpUrl;
     }
@@ -90,6 +92,7 @@ public final class ProoflineNode implements AutoCloseable {
         KafkaProducer<String, byte[]> frontDoor = null;
         ReceiptReplies replies = null;
         Admin healthAdmin = null;
+        PrometheusMetrics metrics = null;
         try {
             Optional<String> external = config.get("bootstrap.servers");
             if (external.isEmpty()) {
@@ -139,10 +142,13 @@ public final class ProoflineNode implements AutoCloseable {
 
             StreamsBuilder builder = new StreamsBuilder();
             ReputationTopology.addTo(builder, topics.receipts(), receipts, scores);
-            Topology topology = VerificationTopology.addTo(builder.build(), topics, engine, receipts, Clock.systemUTC());
+            metrics = new PrometheusMetrics();
+            Topology topology = VerificationTopology.addTo(builder.build(), topics, engine, receipts, Clock.systemUTC(), metrics);
             Properties props = streamsProperties(config, bootstrap, dataDir, maxRequestBytes);
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + httpPort);
             KafkaStreams streams = new KafkaStreams(topology, props);
+            metrics.bind(streams);
+            PrometheusMetrics metricsRoutes = metrics;
 
             Map<String, Object> producerConfig = new HashMap<>(client);
             producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -163,6 +169,7 @@ public final class ProoflineNode implements AutoCloseable {
                 cfg.http.maxRequestSize = 2L * maxRequestBytes; // larger bodies still get our 413, not Jetty's
                 verifyRoutes.mount(cfg);
                 discovery.mount(cfg);
+                metricsRoutes.mount(cfg);
                 if (routesStore != null) {
                     new RegistryRoutes(routesStore).mount(cfg);
                 }
@@ -171,10 +178,14 @@ public final class ProoflineNode implements AutoCloseable {
             startAndAwaitRunning(streams);
             LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),
                     topics.deadLetter(), keys.signingKey().version());
-            return new ProoflineNode(lock, broker, store, http, streams, frontDoor, replies, healthAdmin, bootstrap, httpUrl);
+            return new ProoflineNode(lock, broker, store, http, streams, frontDoor, replies, healthAdmin, metrics, bootstrap,
+                    httpUrl);
         } catch (Exception | Error e) {
             if (healthAdmin != null) {
                 healthAdmin.close();
+            }
+            if (metrics != null) {
+                metrics.close();
             }
             closeQuietly(http, replies, frontDoor, store, broker, lock);
             throw e;
@@ -206,6 +217,7 @@ public final class ProoflineNode implements AutoCloseable {
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         healthAdmin.close(Duration.ofSeconds(5));
+        metrics.close();
         closeQuietly(null, replies, frontDoor, registryStore, broker, lock);
         LOG.info("Proofline stopped");
     }

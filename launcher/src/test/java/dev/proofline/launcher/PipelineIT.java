@@ -221,6 +221,21 @@ class PipelineIT {
         assertTrue(llms.body().contains("/verify/schema") && llms.body().contains("payload_too_large"), llms.body());
     }
 
+    @Test
+    @Order(7)
+    void metricsAreServedInThePrometheusTextFormat() throws Exception {
+        String metrics = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        java.util.regex.Matcher passes = java.util.regex.Pattern
+                .compile("proofline_verifications_total\\{result=\"pass\"} ([0-9.E]+)").matcher(metrics);
+        assertTrue(passes.find(), metrics.lines().filter(l -> l.startsWith("proofline")).toList().toString());
+        assertTrue(Double.parseDouble(passes.group(1)) >= 6000, "passes counted: " + passes.group(1));
+        assertTrue(metrics.contains("proofline_dead_letters_total{code=\"invalid_request\"}"), "dead letters by code");
+        assertTrue(metrics.contains("proofline_verification_duration_seconds_bucket"), "latency histogram");
+        assertTrue(metrics.contains("records_lag"), "consumer lag from Kafka Streams' metrics");
+    }
+
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {
         java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))

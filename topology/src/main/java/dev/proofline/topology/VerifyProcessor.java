@@ -27,11 +27,13 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
 
     private final VerificationEngine engine;
     private final Clock clock;
+    private final PipelineListener listener;
     private ProcessorContext<Object, Object> context;
 
-    VerifyProcessor(VerificationEngine engine, Clock clock) {
+    VerifyProcessor(VerificationEngine engine, Clock clock, PipelineListener listener) {
         this.engine = engine;
         this.clock = clock;
+        this.listener = listener;
     }
 
     @Override
@@ -41,6 +43,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
 
     @Override
     public void process(Record<byte[], byte[]> request) {
+        long started = System.nanoTime();
         RecordMetadata source = context.recordMetadata().orElseThrow();
         byte[] value = request.value() == null ? new byte[0] : request.value();
         ParseOutcome outcome = engine.parser().parse(value);
@@ -58,6 +61,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
             deadLetter(request, value, source, ErrorDocument.verificationFailed(e.getClass().getSimpleName()));
             return;
         }
+        listener.verified(receipt.getResult(), System.nanoTime() - started);
         RecordHeaders headers = new RecordHeaders();
         if (receipt.getCorrelationId() != null) {
             headers.add(Headers.CORRELATION_ID, receipt.getCorrelationId().getBytes(StandardCharsets.UTF_8));
@@ -73,6 +77,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         headers.add(Headers.SOURCE_PARTITION, ByteBuffer.allocate(4).putInt(source.partition()).array());
         headers.add(Headers.SOURCE_OFFSET, ByteBuffer.allocate(8).putLong(source.offset()).array());
         headers.add(Headers.ERROR_CODE, error.code().code().getBytes(StandardCharsets.UTF_8));
+        listener.deadLettered(error.code().code());
         byte[] document = error.toJson().toString().getBytes(StandardCharsets.UTF_8);
         context.forward(new Record<Object, Object>(request.key(), document, request.timestamp(), headers),
                 VerificationTopology.DEAD_LETTER_SINK);

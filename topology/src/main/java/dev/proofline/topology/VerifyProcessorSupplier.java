@@ -9,14 +9,16 @@ import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[], Object, Object> {
     private final VerificationEngine engine;
     private final Clock clock;
+    private final PipelineListener listener;
 
-    VerifyProcessorSupplier(VerificationEngine engine, Clock clock) {
+    VerifyProcessorSupplier(VerificationEngine engine, Clock clock, PipelineListener listener) {
         this.engine = engine;
         this.clock = clock;
+        this.listener = listener;
     }
 
     @Override
     public Processor<byte[], byte[], Object, Object> get() {
-        return new VerifyProcessor(engine, clock);
+        return new VerifyProcessor(engine, clock, listener);
     }
 }

@@ -1,0 +1,56 @@
+package dev.proofline.launcher;
+
+import dev.proofline.topology.PipelineListener;
+import io.javalin.config.JavalinConfig;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * {@code GET /metrics} in the Prometheus text format: verifications by result, dead letters by
+ * error code, the verification latency histogram, and Kafka Streams' own metrics (consumer lag
+ * among them, as {@code kafka_consumer_fetch_manager_records_lag_max}).
+ */
+final class PrometheusMetrics implements PipelineListener, AutoCloseable {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Counter passes = Counter.builder("proofline.verifications").tag("result", "pass")
+            .description("receipts signed, by result").register(registry);
+    private final Counter fails = Counter.builder("proofline.verifications").tag("result", "fail")
+            .description("receipts signed, by result").register(registry);
+    private final Timer latency = Timer.builder("proofline.verification.duration")
+            .description("time to verify and sign one request").publishPercentileHistogram().register(registry);
+    private KafkaStreamsMetrics streamsMetrics;
+
+    void bind(KafkaStreams streams) {
+        streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(registry);
+    }
+
+    void mount(JavalinConfig cfg) {
+        cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+    }
+
+    @Override
+    public void verified(String result, long nanos) {
+        ("pass".equals(result) ? passes : fails).increment();
+        latency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void deadLettered(String errorCode) {
+        Counter.builder("proofline.dead.letters").tag("code", errorCode).description("records sent to the dead-letter topic")
+                .register(registry).increment();
+    }
+
+    @Override
+    public void close() {
+        if (streamsMetrics != null) {
+            streamsMetrics.close();
+        }
+        registry.close();
+    }
+}
