@@ -10,8 +10,11 @@ import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
 import dev.proofline.reputation.DiscoveryDocuments;
 import dev.proofline.reputation.DiscoveryRoutes;
+import dev.proofline.reputation.McpEndpoint;
 import dev.proofline.reputation.ReceiptReplies;
 import dev.proofline.reputation.RoutedAgentHistories;
+import dev.proofline.reputation.ScoreQueries;
+import dev.proofline.reputation.VerificationFrontDoor;
 import dev.proofline.reputation.VerifyRoutes;
 import dev.proofline.reputation.ReputationTopology;
 import dev.proofline.reputation.ScoreAnswers;
@@ -21,7 +24,9 @@ import dev.proofline.schemas.avro.ScoreUpdate;
 import dev.proofline.topology.ProoflineTopics;
 import dev.proofline.topology.VerificationTopology;
 import io.javalin.Javalin;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -63,12 +68,14 @@ public final class ProoflineNode implements AutoCloseable {
     private final ReceiptReplies replies;
     private final Admin healthAdmin;
     private final PrometheusMetrics metrics;
+    private final McpEndpoint mcp;
     private final String bootstrapServers;
     private final String httpUrl;
 
     private ProoflineNode(DataDirLock lock, EmbeddedKafkaBroker broker, RegistryStore registryStore, Javalin http,
                           KafkaStreams streams, KafkaProducer<String, byte[]> frontDoor, ReceiptReplies replies,
-                          Admin healthAdmin, PrometheusMetrics metrics, String bootstrapServers, String httpUrl) {
+                          Admin healthAdmin, PrometheusMetrics metrics, McpEndpoint mcp, String bootstrapServers,
+                          String httpUrl) {
         this.lock = lock;
         this.broker = broker;
         this.registryStore = registryStore;
@@ -78,6 +85,7 @@ public final class ProoflineNode implements AutoCloseable {
         this.replies = replies;
         this.healthAdmin = healthAdmin;
         this.metrics = metrics;
+        this.mcp = mcp;
         this.bootstrapServers = bootstrapServers;
         this.httpUrl = httpUrl;
     }
@@ -93,6 +101,7 @@ public final class ProoflineNode implements AutoCloseable {
         ReceiptReplies replies = null;
         Admin healthAdmin = null;
         PrometheusMetrics metrics = null;
+        McpEndpoint mcp = null;
         try {
             Optional<String> external = config.get("bootstrap.servers");
             if (external.isEmpty()) {
@@ -156,20 +165,28 @@ public final class ProoflineNode implements AutoCloseable {
             producerConfig.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * maxRequestBytes + 65536);
             frontDoor = new KafkaProducer<>(producerConfig, new StringSerializer(), new ByteArraySerializer());
             replies = new ReceiptReplies(client, topics, receipts);
-            VerifyRoutes verifyRoutes = new VerifyRoutes(engine.parser(), frontDoor, replies, topics.input(),
+            VerificationFrontDoor verification = new VerificationFrontDoor(engine.parser(), frontDoor, replies, topics.input(),
                     Duration.ofSeconds(config.getInt("verify.timeout.seconds", 10)));
+            VerifyRoutes verifyRoutes = new VerifyRoutes(verification);
             healthAdmin = Admin.create(client);
             DiscoveryRoutes discovery = new DiscoveryRoutes(new DiscoveryDocuments(settings, keys), streams, healthAdmin,
                     maxRequestBytes);
             RegistryStore routesStore = store;
-            ScoreRoutes scoreRoutes = new ScoreRoutes(new RoutedAgentHistories(streams, new HostInfo(host, httpPort)),
-                    new ScoreAnswers(settings, attestor, Clock.systemUTC()));
+            RoutedAgentHistories histories = new RoutedAgentHistories(streams, new HostInfo(host, httpPort));
+            ScoreQueries scoreQueries = new ScoreQueries(histories, new ScoreAnswers(settings, attestor, Clock.systemUTC()));
+            ScoreRoutes scoreRoutes = new ScoreRoutes(scoreQueries, histories);
+            String publicHost = URI.create(publicUrl).getAuthority();
+            mcp = new McpEndpoint(verification, scoreQueries, EngineSettings.VERIFIER_VERSION,
+                    List.of(publicUrl, httpUrl, "http://localhost:" + httpPort),
+                    List.of(publicHost, host + ":" + httpPort, "localhost:" + httpPort));
+            McpEndpoint mcpRoutes = mcp;
             http = Javalin.create(cfg -> {
                 cfg.startup.showJavalinBanner = false;
                 cfg.http.maxRequestSize = 2L * maxRequestBytes; // larger bodies still get our 413, not Jetty's
                 verifyRoutes.mount(cfg);
                 discovery.mount(cfg);
                 metricsRoutes.mount(cfg);
+                mcpRoutes.mount(cfg);
                 if (routesStore != null) {
                     new RegistryRoutes(routesStore).mount(cfg);
                 }
@@ -178,14 +195,17 @@ public final class ProoflineNode implements AutoCloseable {
             startAndAwaitRunning(streams);
             LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),
                     topics.deadLetter(), keys.signingKey().version());
-            return new ProoflineNode(lock, broker, store, http, streams, frontDoor, replies, healthAdmin, metrics, bootstrap,
-                    httpUrl);
+            return new ProoflineNode(lock, broker, store, http, streams, frontDoor, replies, healthAdmin, metrics, mcp,
+                    bootstrap, httpUrl);
         } catch (Exception | Error e) {
             if (healthAdmin != null) {
                 healthAdmin.close();
             }
             if (metrics != null) {
                 metrics.close();
+            }
+            if (mcp != null) {
+                mcp.close();
             }
             closeQuietly(http, replies, frontDoor, store, broker, lock);
             throw e;
@@ -212,6 +232,7 @@ public final class ProoflineNode implements AutoCloseable {
     @Override
     public void close() {
         http.stop(); // no new requests while the rest stops
+        mcp.close();
         // Leave the group on a clean stop, so a restarted or surviving instance takes the partitions
         // over at once rather than after this member's session times out.
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))

@@ -236,6 +236,45 @@ class PipelineIT {
         assertTrue(metrics.contains("records_lag"), "consumer lag from Kafka Streams' metrics");
     }
 
+    @Test
+    @Order(8)
+    void theOfficialMcpClientListsAndCallsBothToolsAndAWrongOriginIsRefused() throws Exception {
+        Assumptions.assumeTrue(NodeTools.available(), "SKIPPED: node and npm are not installed, so no MCP client ran");
+        Path tools = NodeTools.install("@modelcontextprotocol/sdk@1.32.2");
+        Path script = tools.resolve("mcp-client-check.mjs");
+        try (InputStream in = getClass().getResourceAsStream("/mcp-client-check.mjs")) {
+            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Process p = new ProcessBuilder("node", script.toString(), node.httpUrl() + "/mcp",
+                dev.proofline.attestor.Conformance.file("requests/invoice-draft.json").toString(), "agent-5")
+                .directory(tools.toFile()).redirectError(tmp.resolve("mcp.err").toFile()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue(), () -> "node failed: " + read(tmp.resolve("mcp.err")));
+        JsonNode result = StrictJson.parse(out);
+        assertEquals("[\"get_verification_record\",\"verify_schema\"]", result.get("tools").toString());
+
+        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
+        JsonNode receipt = StrictJson.parse(result.get("verified").asString());
+        assertTrue(!result.get("verifiedIsError").asBoolean());
+        assertTrue(verifier.verifySignature(receipt, AttestationContext.VERIFY).valid());
+        assertEquals(List.of("consistency:sum_equals"), List.of(receipt.get("summary").get("blocking_checks").get(0).asString()));
+
+        JsonNode viaMcp = StrictJson.parse(result.get("record").asString());
+        JsonNode viaRest = get("/score/agent-5", 200);
+        assertTrue(verifier.verifySignature(viaMcp, AttestationContext.SCORE).valid());
+        assertEquals(viaRest.get("inputs"), viaMcp.get("inputs"));
+        assertEquals(viaRest.get("trust_score"), viaMcp.get("trust_score"));
+
+        assertTrue(result.get("invalidIsError").asBoolean());
+        assertTrue(result.get("invalid").asString().startsWith("{"), "a §6 document, not: " + result.get("invalid"));
+        JsonNode error = StrictJson.parse(result.get("invalid").asString());
+        assertEquals("invalid_request", error.get("code").asString());
+        assertEquals(422, error.get("status").asInt());
+        assertEquals(403, result.get("wrongOriginStatus").asInt(), "a foreign Origin is refused");
+        System.out.println("MCP: the official TypeScript client listed and called both tools; a wrong Origin got 403");
+    }
+
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {
         java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
