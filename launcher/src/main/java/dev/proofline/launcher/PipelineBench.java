@@ -75,10 +75,14 @@ public final class PipelineBench {
         try {
             Figures raw = bench.passThrough(bootstrap);
             Figures[] pipeline;
+            Figures rest;
+            Figures scores;
             try (ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", bootstrap,
                     "http.port", "0", "data.dir", dir.resolve("node").toString(), "application.id", "bench-" + UUID.randomUUID(),
                     "streams.num.stream.threads", Integer.toString(streamThreads)), System.getenv()), dir)) {
                 pipeline = bench.pipeline(bootstrap, Duration.ofSeconds(15));
+                rest = bench.http("REST POST /verify/schema", node.httpUrl(), 50, Math.min(count, 5_000), true);
+                scores = bench.http("REST GET /score", node.httpUrl(), 50, 20_000, false);
             }
             out.println();
             out.printf("bare Ed25519 sign, 1 thread     %,10.0f signs/s%n", signs);
@@ -87,6 +91,11 @@ public final class PipelineBench {
                     pipeline[0].rate(), pipeline[0].percentile(0.50), pipeline[0].percentile(0.99));
             out.printf("pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms%n",
                     pipeline[1].rate(), pipeline[1].percentile(0.50), pipeline[1].percentile(0.99));
+            out.printf("REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms%n",
+                    rest.rate(), rest.percentile(0.50), rest.percentile(0.99));
+            out.printf("REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms%n",
+                    scores.rate(), scores.percentile(0.50), scores.percentile(0.99));
+            out.printf("REST verify / pipeline (Kafka)  %10.1f%%%n", 100 * rest.rate() / pipeline[0].rate());
             out.printf("pipeline / pass-through         %10.1f%%%n", 100 * pipeline[0].rate() / raw.rate());
             out.printf("pipeline / bare sign (1 core)   %10.1f%%%n", 100 * pipeline[0].rate() / signs);
         } finally {
@@ -177,6 +186,54 @@ public final class PipelineBench {
             progress.done(String.format("%s: %,d records in %.1f s, %,.0f/s", name, received, seconds, figures.rate()));
             return figures;
         }
+    }
+
+    /**
+     * {@code clients} threads, each sending its next request as soon as the last is answered, until
+     * {@code count} answers: POSTs of the invoice requests, or GETs of the bench agents' scores.
+     */
+    private Figures http(String name, String baseUrl, int clients, int count, boolean verify) throws Exception {
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .executor(java.util.concurrent.Executors.newFixedThreadPool(4)).build();
+        AtomicLong next = new AtomicLong();
+        long[] latencies = new long[count];
+        AtomicLong failures = new AtomicLong();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+        long start = System.nanoTime();
+        for (int c = 0; c < clients; c++) {
+            pool.submit(() -> {
+                for (long i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                    int n = (int) i;
+                    java.net.http.HttpRequest.Builder request = verify
+                            ? java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/verify/schema"))
+                                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(requests[n % requests.length]))
+                            : java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/score/bench-agent-" + (n % 50)));
+                    long sentAt = System.nanoTime();
+                    try {
+                        int status = client.send(request.build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                        if (status != 200) {
+                            failures.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        failures.incrementAndGet();
+                    }
+                    latencies[n] = (System.nanoTime() - sentAt) / 1_000_000;
+                }
+                return null;
+            });
+        }
+        pool.shutdown();
+        while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            progress.update(String.format("%s: %,d/%,d answered  %,.0f/s", name, Math.min(next.get(), count), count,
+                    Math.min(next.get(), count) / elapsed));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        Arrays.sort(latencies);
+        Figures figures = new Figures(name, count, seconds, latencies);
+        progress.done(String.format("%s: %,d answers in %.1f s, %,.0f/s, %d not 200", name, count, seconds, figures.rate(),
+                failures.get()));
+        return figures;
     }
 
     private void produce(String bootstrap, String topic, AtomicLong sent, int count, int perSecond) {
