@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Two Proofline instances share the work on one broker: a score asked of either is the same, for
- * agents owned by each; when one stops, the other answers for every agent after the rebalance.
+ * Two Proofline instances (child JVMs) share the work on one broker: a score asked of either is the
+ * same, for agents owned by each; when one is killed (SIGKILL), the other answers for every agent
+ * after the rebalance.
  */
 class ScaleOutIT {
     static final int REQUESTS = 2_000;
@@ -34,18 +35,22 @@ class ScaleOutIT {
     Path tmp;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private ProoflineNode start(String name, String bootstrap) throws Exception {
-        return ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", bootstrap, "http.port", "0",
-                "data.dir", tmp.resolve(name).toString(), "keys.dir", tmp.resolve("keys").toString(),
-                "application.id", "scale-out", "topics.partitions", "4"), Map.of()), tmp.resolve(name));
+    private ChildProofline start(String name, String bootstrap, String httpPort) throws Exception {
+        return ChildProofline.up(tmp.resolve(name + ".log"), "--bootstrap-servers", bootstrap,
+                "--data-dir", tmp.resolve(name).toString(), "--keys-dir", tmp.resolve("keys").toString(),
+                "--http-port", httpPort, "--application-id", "scale-out", "--topics-partitions", "4",
+                // a killed member's partitions move once its session times out: keep that short here
+                "--streams.session.timeout.ms", "8000");
     }
 
     @Test
-    void eitherInstanceAnswersForEveryAgentAndTheSurvivorTakesOver() throws Exception {
+    void eitherInstanceAnswersForEveryAgentAndTheSurvivorTakesOverFromAKilledOne() throws Exception {
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
             System.out.println("scale-out IT runs on " + kafka.description());
-            ProoflineNode a = start("a", kafka.bootstrapServers());
-            try (ProoflineNode b = start("b", kafka.bootstrapServers())) {
+            String a = "http://127.0.0.1:" + EmbeddedKafkaBroker.freePort("127.0.0.1");
+            String b = "http://127.0.0.1:" + EmbeddedKafkaBroker.freePort("127.0.0.1");
+            try (ChildProofline first = start("a", kafka.bootstrapServers(), a.substring(a.lastIndexOf(':') + 1));
+                 ChildProofline second = start("b", kafka.bootstrapServers(), b.substring(b.lastIndexOf(':') + 1))) {
                 PipelineHarness.produce(kafka.bootstrapServers(), 0, REQUESTS);
                 Map<String, Long> totals = expectedTotals();
                 Map<String, JsonNode> fromA = scoresOnceComplete(a, totals);
@@ -55,10 +60,10 @@ class ScaleOutIT {
                 for (String agent : totals.keySet()) {
                     assertEquals(fromA.get(agent).get("inputs"), fromB.get(agent).get("inputs"), agent);
                     assertEquals(fromA.get(agent).get("trust_score"), fromB.get(agent).get("trust_score"), agent);
-                    (status(a, "/internal/agent-history/" + agent) == 200 ? ownedByA : ownedByB).add(agent);
+                    (get(a, "/internal/agent-history/" + agent).statusCode() == 200 ? ownedByA : ownedByB).add(agent);
                 }
                 assertTrue(!ownedByA.isEmpty() && !ownedByB.isEmpty(), "each instance owns agents: " + ownedByA + " / " + ownedByB);
-                a.close();
+                first.kill();
                 Map<String, JsonNode> survivor = scoresOnceComplete(b, totals);
                 for (String agent : totals.keySet()) {
                     assertEquals(fromA.get(agent).get("inputs"), survivor.get(agent).get("inputs"), agent);
@@ -66,9 +71,7 @@ class ScaleOutIT {
                 ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("keys"), Clock.systemUTC()).trustedKeys());
                 survivor.values().forEach(s -> assertTrue(verifier.verifySignature(s, AttestationContext.SCORE).valid()));
                 System.out.println("scale-out IT: instance a owned " + ownedByA.size() + " agents, b owned "
-                        + ownedByB.size() + "; after a stopped, b answered for all " + totals.size());
-            } finally {
-                a.close();
+                        + ownedByB.size() + "; after a was SIGKILLed, b answered for all " + totals.size());
             }
         }
     }
@@ -85,7 +88,7 @@ class ScaleOutIT {
     }
 
     /** Asks for every agent's score until each shows its full total; 503 during a rebalance is retried. */
-    private Map<String, JsonNode> scoresOnceComplete(ProoflineNode node, Map<String, Long> totals) throws Exception {
+    private Map<String, JsonNode> scoresOnceComplete(String baseUrl, Map<String, Long> totals) throws Exception {
         Map<String, JsonNode> scores = new HashMap<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (scores.size() < totals.size() && System.nanoTime() < deadline) {
@@ -93,7 +96,7 @@ class ScaleOutIT {
                 if (scores.containsKey(entry.getKey())) {
                     continue;
                 }
-                HttpResponse<String> response = get(node, "/score/" + entry.getKey());
+                HttpResponse<String> response = get(baseUrl, "/score/" + entry.getKey());
                 if (response.statusCode() == 503) {
                     assertEquals("not_ready", StrictJson.parse(response.body()).get("code").asString());
                     continue;
@@ -106,15 +109,12 @@ class ScaleOutIT {
             }
             Thread.sleep(200);
         }
-        assertEquals(totals.keySet(), scores.keySet(), "every agent answered in full by " + node.httpUrl());
+        assertEquals(totals.keySet(), scores.keySet(), "every agent answered in full by " + baseUrl);
         return scores;
     }
 
-    private int status(ProoflineNode node, String path) throws Exception {
-        return get(node, path).statusCode();
-    }
-
-    private HttpResponse<String> get(ProoflineNode node, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(node.httpUrl() + path)).build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> get(String baseUrl, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(java.time.Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }
