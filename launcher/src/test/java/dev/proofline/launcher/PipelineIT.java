@@ -275,6 +275,23 @@ class PipelineIT {
         System.out.println("MCP: the official TypeScript client listed and called both tools; a wrong Origin got 403");
     }
 
+    @Test
+    @Order(9)
+    void theOpenApiDocumentPassesAThirdPartyValidator() throws Exception {
+        Assumptions.assumeTrue(NodeTools.available(), "SKIPPED: node and npm are not installed, so /openapi.json was not validated");
+        Path tools = NodeTools.install("@apidevtools/swagger-parser@13.1.0");
+        Path script = tools.resolve("openapi-validate.mjs");
+        try (InputStream in = getClass().getResourceAsStream("/openapi-validate.mjs")) {
+            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Path document = Files.writeString(tmp.resolve("openapi.json"), get("/openapi.json", 200).toString());
+        Process p = new ProcessBuilder("node", script.toString(), document.toString()).directory(tools.toFile())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals("valid Proofline 3.1.0", out);
+    }
+
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {
         java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
