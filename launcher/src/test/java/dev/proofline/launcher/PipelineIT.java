@@ -8,7 +8,7 @@ import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.schemas.avro.Receipt;
-import dev.proofline.topology.Headers;
+import dev.proofline.schemas.Headers;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.proofline.reputation;
 
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.avro.Receipt;
-import dev.proofline.topology.Headers;
+import dev.proofline.schemas.Headers;
 import dev.proofline.topology.ProoflineTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.engine.ErrorDocument;
 import dev.proofline.engine.ParseOutcome;
 import dev.proofline.engine.RequestParser;
-import dev.proofline.topology.Headers;
+import dev.proofline.schemas.Headers;
 import dev.proofline.topology.VerificationIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.proofline.topology;
 
+import dev.proofline.schemas.Topics;
+
 /**
  * The topics of SPEC section 9, in one place.
  *
@@ -9,9 +11,9 @@ package dev.proofline.topology;
  * @param partitions partitions of the topics Proofline creates
  */
 public record ProoflineTopics(String input, String receipts, String deadLetter, int partitions) {
-    public static final String DEFAULT_INPUT = "agent-outputs";
-    public static final String DEFAULT_RECEIPTS = "receipts";
-    public static final String DEFAULT_DEAD_LETTER = "agent-outputs.dlq";
+    public static final String DEFAULT_INPUT = Topics.INPUT;
+    public static final String DEFAULT_RECEIPTS = Topics.RECEIPTS;
+    public static final String DEFAULT_DEAD_LETTER = Topics.DEAD_LETTER;
 
     public static ProoflineTopics defaults() {
         return new ProoflineTopics(DEFAULT_INPUT, DEFAULT_RECEIPTS, DEFAULT_DEAD_LETTER, 3);

@@ -1,5 +1,6 @@
 package dev.proofline.topology;
 
+import dev.proofline.schemas.Headers;
 import dev.proofline.engine.ErrorDocument;
 import dev.proofline.engine.ParseOutcome;
 import dev.proofline.engine.VerificationEngine;

@@ -1,5 +1,6 @@
 package dev.proofline.topology;
 
+import dev.proofline.schemas.Headers;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

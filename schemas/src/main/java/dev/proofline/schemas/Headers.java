@@ -1,6 +1,6 @@
-package dev.proofline.topology;
+package dev.proofline.schemas;
 
-/** Record header names Proofline reads and writes. */
+/** Record header names of the Kafka contract: Proofline reads and writes them, clients set and read them. */
 public final class Headers {
     /** On a request: echoed on its receipt, so a caller can match reply to request. */
     public static final String CORRELATION_ID = "proofline.correlation-id";

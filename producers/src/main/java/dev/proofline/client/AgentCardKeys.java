@@ -1,0 +1,67 @@
+package dev.proofline.client;
+
+import dev.proofline.attestor.PublishedKey;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.attestor.TrustedKeys;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The public keys a Proofline deployment publishes in its agent-card, every version it ever signed
+ * with. Fetched once and cached; fetched again when a receipt names a key version not seen yet
+ * (the service rotated), never more often than that.
+ */
+public final class AgentCardKeys {
+    private final URI agentCard;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private volatile List<PublishedKey> keys;
+
+    public AgentCardKeys(URI agentCard) {
+        this.agentCard = agentCard;
+    }
+
+    /** The agent-card of a deployment from its base URL. */
+    public static AgentCardKeys of(String baseUrl) {
+        return new AgentCardKeys(URI.create(baseUrl.replaceAll("/+$", "") + "/.well-known/agent-card.json"));
+    }
+
+    /** Keys that include {@code keyVersion} if the service published it. */
+    public TrustedKeys forVersion(String keyVersion) {
+        List<PublishedKey> known = keys;
+        if (known == null || known.stream().noneMatch(k -> k.keyVersion().equals(keyVersion))) {
+            known = fetch();
+            keys = known;
+        }
+        return TrustedKeys.of(known);
+    }
+
+    private List<PublishedKey> fetch() {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(agentCard).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("agent-card " + agentCard + " answered " + response.statusCode());
+            }
+            List<PublishedKey> found = new ArrayList<>();
+            for (JsonNode extension : StrictJson.parse(response.body()).path("capabilities").path("extensions")) {
+                for (JsonNode key : extension.path("params").path("publicKeys")) {
+                    found.add(new PublishedKey(key.get("keyVersion").asString(), key.get("algorithm").asString(),
+                            key.get("publicKey").asString()));
+                }
+            }
+            return List.copyOf(found);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot fetch the agent-card " + agentCard + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted fetching the agent-card", e);
+        }
+    }
+}
