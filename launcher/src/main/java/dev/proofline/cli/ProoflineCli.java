@@ -27,6 +27,13 @@ public final class ProoflineCli {
                  [--<setting> VALUE]...
                   run Proofline: the embedded Kafka broker (unless --bootstrap-servers), the pipeline and
                   the HTTP server, until Ctrl-C
+              publish FILE|DIR|- [--bootstrap-servers HOST:PORT] [--url URL] [--no-wait]
+                  publish requests (JSON, JSON Lines or a directory), wait for their verified receipts,
+                  print a pass/fail/invalid summary per agent; exit 1 if any was invalid
+              receipts --follow [--agent ID] [--from-beginning] [--max N] [--bootstrap-servers HOST:PORT] [--url URL]
+                  print receipts as they land, each signature checked; unverifiable ones go to stderr
+              score AGENT_ID [--url URL]
+                  the agent's signed trust score, signature checked against the agent-card
               bench [--requests N] [--threads N] [--bootstrap-servers HOST:PORT]
                   measure the pipeline beside a raw Kafka pass-through and bare Ed25519 signing
 
@@ -39,7 +46,10 @@ public final class ProoflineCli {
             "hash", new HashCommand(),
             "key", new KeyCommand(),
             "up", new UpCommand(),
-            "bench", new BenchCommand());
+            "bench", new BenchCommand(),
+            "publish", new PublishCommand(),
+            "score", new ScoreCommand(),
+            "receipts", new ReceiptsCommand());
 
     private ProoflineCli() {
     }

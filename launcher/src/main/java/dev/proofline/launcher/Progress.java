@@ -3,17 +3,17 @@ package dev.proofline.launcher;
 import java.io.PrintStream;
 
 /** One progress line a second: redrawn in place on a terminal, plain lines otherwise (logs, CI). */
-final class Progress {
+public final class Progress {
     private final PrintStream out;
     private final boolean terminal;
     private long lastPrint;
 
-    Progress(PrintStream out) {
+    public Progress(PrintStream out) {
         this.out = out;
         this.terminal = System.console() != null;
     }
 
-    void update(String line) {
+    public void update(String line) {
         long now = System.nanoTime();
         if (now - lastPrint < 1_000_000_000L) {
             return;
@@ -27,7 +27,7 @@ final class Progress {
         out.flush();
     }
 
-    void done(String line) {
+    public void done(String line) {
         if (terminal) {
             out.print("\r" + line + "\u001b[K\n");
         } else {

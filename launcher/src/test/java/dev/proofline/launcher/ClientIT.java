@@ -72,6 +72,43 @@ class ClientIT {
     }
 
     @Test
+    void scoreCommandPrintsTheSignedScoreAndItsVerifiedSignature() throws Exception {
+        String withAgent = request("requests/invoice-final.json").replace("test-seller-invoice-agent", "cli-score-agent");
+        try (ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
+            client.verify(withAgent).get(30, TimeUnit.SECONDS);
+        }
+        String printed = "";
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!printed.contains("\"total\" : 1") && System.nanoTime() < deadline) { // the score follows the receipt
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            assertEquals(0, dev.proofline.cli.ProoflineCliAccess.run(List.of("score", "cli-score-agent", "--url", node.httpUrl()), out));
+            printed = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+            Thread.sleep(200);
+        }
+        assertTrue(printed.contains("\"total\" : 1"), printed);
+        assertTrue(printed.trim().endsWith("signature: valid"), printed);
+    }
+
+    @Test
+    void receiptsFollowPrintsVerifiedReceiptsOfOneAgent() throws Exception {
+        String mine = request("requests/invoice-final.json").replace("test-seller-invoice-agent", "followed-agent");
+        try (ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
+            client.verify(mine).get(30, TimeUnit.SECONDS);
+            client.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS); // another agent
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        // --follow runs until --max receipts: bound it, so a regression fails instead of hanging the build
+        int exit = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
+                dev.proofline.cli.ProoflineCliAccess.run(List.of("receipts", "--follow", "--from-beginning",
+                        "--agent", "followed-agent", "--max", "1", "--bootstrap-servers", node.bootstrapServers(),
+                        "--url", node.httpUrl()), out));
+        String printed = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, exit);
+        assertEquals(1, printed.lines().count(), printed);
+        assertTrue(printed.contains("pass  followed-agent  invoice-7731-final  signature valid"), printed);
+    }
+
+    @Test
     void refusalsArriveAsProoflineExceptionsOverBothPaths() throws Exception {
         String invalid = "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"mean\",\"field\":\"a\"}]}";
         try (ProoflineClient overKafka = ProoflineClient.overKafka(node.bootstrapServers(), node.httpUrl());

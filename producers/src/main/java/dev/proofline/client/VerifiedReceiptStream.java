@@ -44,6 +44,7 @@ public final class VerifiedReceiptStream implements AutoCloseable {
     private final String receiptsTopic;
     private final Listener listener;
     private final Thread thread;
+    private final List<ConsumerRecord<byte[], byte[]>> early = new ArrayList<>();
     private volatile boolean running = true;
 
     /**
@@ -66,8 +67,10 @@ public final class VerifiedReceiptStream implements AutoCloseable {
             topics.add(deadLetterTopic);
         }
         consumer.subscribe(topics);
+        // The polls that wait for partitions may already return records (from the beginning, they
+        // will): keep them for the stream thread rather than drop them.
         while (consumer.assignment().isEmpty()) {
-            consumer.poll(Duration.ofMillis(100));
+            consumer.poll(Duration.ofMillis(100)).forEach(early::add);
         }
         consumer.assignment().forEach(consumer::position);
         this.thread = new Thread(this::run, "proofline-receipts");
@@ -77,6 +80,8 @@ public final class VerifiedReceiptStream implements AutoCloseable {
 
     private void run() {
         try {
+            early.forEach(this::deliver);
+            early.clear();
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     deliver(record);

@@ -1,0 +1,45 @@
+package dev.proofline.cli;
+
+import dev.proofline.attestor.AttestationContext;
+import dev.proofline.attestor.ReceiptVerifier;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.attestor.VerificationOutcome;
+import dev.proofline.client.AgentCardKeys;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code proofline score AGENT_ID [--url URL]}: the agent's signed trust score, its signature
+ * checked against the deployment's agent-card, pretty-printed. Exit 1 if the signature fails.
+ */
+final class ScoreCommand implements Command {
+    @Override
+    public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
+        Args args = new Args(words, Set.of("url"));
+        String agentId = args.positional(0, "AGENT_ID");
+        args.expectPositionals(1);
+        String url = args.option("url", "http://127.0.0.1:8080").replaceAll("/+$", "");
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                url + "/score/" + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20"))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonNode answer = StrictJson.parse(response.body());
+        if (response.statusCode() != 200) {
+            err.println(StrictJson.pretty(answer));
+            return 1;
+        }
+        String keyVersion = answer.path("attestation").path("key_version").asString("");
+        VerificationOutcome outcome = new ReceiptVerifier(AgentCardKeys.of(url).forVersion(keyVersion))
+                .verifySignature(answer, AttestationContext.SCORE);
+        out.println(StrictJson.pretty(answer));
+        out.println("signature: " + outcome);
+        return outcome.valid() ? 0 : 1;
+    }
+}
