@@ -9,7 +9,6 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -72,10 +71,6 @@ public final class KeyRing {
     /** Every key ever used, oldest first, as the agent-card publishes them. */
     public List<PublishedKey> publishedKeys() {
         return keys.stream().map(SigningKey::published).toList();
-    }
-
-    public Optional<PublishedKey> find(String version) {
-        return publishedKeys().stream().filter(k -> k.keyVersion().equals(version)).findFirst();
     }
 
     public TrustedKeys trustedKeys() {

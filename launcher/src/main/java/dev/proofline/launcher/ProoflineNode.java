@@ -169,10 +169,6 @@ public final class ProoflineNode implements AutoCloseable {
         return httpUrl;
     }
 
-    public KafkaStreams.State streamsState() {
-        return streams.state();
-    }
-
     @Override
     public void close() {
         resources.close();

@@ -2,6 +2,8 @@ package dev.proofline.launcher;
 
 import dev.proofline.attestor.Conformance;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.StandardCopyOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +38,32 @@ final class NodeTools {
             }
         }
         return dir;
+    }
+
+    /**
+     * Copies a script from the test resources next to the installed packages, runs it with node and
+     * returns what it printed; a non-zero exit fails the test with what it printed on stderr.
+     */
+    static String run(Path tools, String resource, String... args) throws Exception {
+        Path script = tools.resolve(resource);
+        try (InputStream in = NodeTools.class.getResourceAsStream("/" + resource)) {
+            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Path errors = tools.resolve(resource + ".err");
+        String[] command = new String[args.length + 2];
+        command[0] = "node";
+        command[1] = script.toString();
+        System.arraycopy(args, 0, command, 2, args.length);
+        Process p = new ProcessBuilder(command).directory(tools.toFile()).redirectError(errors.toFile()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(resource + " did not finish");
+        }
+        if (p.exitValue() != 0) {
+            throw new AssertionError(resource + " failed: " + Files.readString(errors));
+        }
+        return out;
     }
 
     private static boolean runs(String... command) {

@@ -9,11 +9,9 @@ import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.Headers;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import tools.jackson.databind.JsonNode;
@@ -69,18 +67,11 @@ class PipelineIT {
         Assumptions.assumeTrue(NodeTools.available(),
                 "SKIPPED: node and npm are not installed, so no third-party client read the receipts");
         Path tools = NodeTools.install("kafkajs@2.2.4", "@kafkajs/confluent-schema-registry@4.1.0");
-        Path script = tools.resolve("kafkajs-read-receipts.js");
-        try (InputStream in = getClass().getResourceAsStream("/kafkajs-read-receipts.js")) {
-            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-        }
         int requests = 320;
         PipelineHarness.produce(node.bootstrapServers(), "kafkajs-", 0, requests);
         int valid = PipelineHarness.count(0, requests, TestRequests::isValid);
-        Process p = new ProcessBuilder("node", script.toString(), node.bootstrapServers(), node.httpUrl(), "receipts",
-                "kafkajs-", Integer.toString(valid)).directory(tools.toFile()).redirectError(tmp.resolve("kafkajs.err").toFile()).start();
-        List<String> lines = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), () -> "node failed: " + read(tmp.resolve("kafkajs.err")));
+        List<String> lines = NodeTools.run(tools, "kafkajs-read-receipts.js", node.bootstrapServers(), node.httpUrl(),
+                "receipts", "kafkajs-", Integer.toString(valid)).lines().toList();
         assertEquals(valid, lines.size());
         ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
         for (String line : lines) {
@@ -241,17 +232,8 @@ class PipelineIT {
     void theOfficialMcpClientListsAndCallsBothToolsAndAWrongOriginIsRefused() throws Exception {
         Assumptions.assumeTrue(NodeTools.available(), "SKIPPED: node and npm are not installed, so no MCP client ran");
         Path tools = NodeTools.install("@modelcontextprotocol/sdk@1.32.2");
-        Path script = tools.resolve("mcp-client-check.mjs");
-        try (InputStream in = getClass().getResourceAsStream("/mcp-client-check.mjs")) {
-            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-        }
-        Process p = new ProcessBuilder("node", script.toString(), node.httpUrl() + "/mcp",
-                dev.proofline.attestor.Conformance.file("requests/invoice-draft.json").toString(), "agent-5")
-                .directory(tools.toFile()).redirectError(tmp.resolve("mcp.err").toFile()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), () -> "node failed: " + read(tmp.resolve("mcp.err")));
-        JsonNode result = StrictJson.parse(out);
+        JsonNode result = StrictJson.parse(NodeTools.run(tools, "mcp-client-check.mjs", node.httpUrl() + "/mcp",
+                dev.proofline.attestor.Conformance.file("requests/invoice-draft.json").toString(), "agent-5"));
         assertEquals("[\"get_verification_record\",\"verify_schema\"]", result.get("tools").toString());
 
         ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
@@ -280,16 +262,8 @@ class PipelineIT {
     void theOpenApiDocumentPassesAThirdPartyValidator() throws Exception {
         Assumptions.assumeTrue(NodeTools.available(), "SKIPPED: node and npm are not installed, so /openapi.json was not validated");
         Path tools = NodeTools.install("@apidevtools/swagger-parser@13.1.0");
-        Path script = tools.resolve("openapi-validate.mjs");
-        try (InputStream in = getClass().getResourceAsStream("/openapi-validate.mjs")) {
-            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-        }
         Path document = Files.writeString(tmp.resolve("openapi.json"), get("/openapi.json", 200).toString());
-        Process p = new ProcessBuilder("node", script.toString(), document.toString()).directory(tools.toFile())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        assertEquals("valid Proofline 3.1.0", out);
+        assertEquals("valid Proofline 3.1.0", NodeTools.run(tools, "openapi-validate.mjs", document.toString()));
     }
 
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {
@@ -308,14 +282,6 @@ class PipelineIT {
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(expectedStatus, response.statusCode(), path + ": " + response.body());
         return StrictJson.parse(response.body());
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (java.io.IOException e) {
-            return e.toString();
-        }
     }
 
     @Test
