@@ -4,7 +4,12 @@ import dev.proofline.attestor.Attestor;
 import dev.proofline.attestor.KeyRing;
 import dev.proofline.engine.EngineSettings;
 import dev.proofline.engine.VerificationEngine;
+import dev.proofline.reputation.AgentDirectory;
+import dev.proofline.reputation.AgentRoutes;
+import dev.proofline.reputation.DashboardRoutes;
 import dev.proofline.reputation.DiscoveryDocuments;
+import dev.proofline.reputation.LiveReceipts;
+import dev.proofline.reputation.ReceiptLog;
 import dev.proofline.reputation.DiscoveryRoutes;
 import dev.proofline.reputation.McpEndpoint;
 import dev.proofline.reputation.ReceiptReplies;
@@ -54,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * One running Proofline: the embedded broker (unless an external cluster is configured), its
  * topics, the signing keys, the schema registry (embedded unless one is configured), the Kafka
  * Streams application (verification and scores) and the HTTP server (REST, MCP, discovery,
- * registry, metrics), started in that order and closed in reverse.
+ * registry, metrics, dashboard), started in that order and closed in reverse.
  */
 public final class ProoflineNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProoflineNode.class);
@@ -124,7 +129,12 @@ public final class ProoflineNode implements AutoCloseable {
             VerificationFrontDoor verification = new VerificationFrontDoor(engine.parser(), frontDoor, replies,
                     topics.input(), Duration.ofSeconds(config.getInt("verify.timeout.seconds", 10)));
             Admin healthAdmin = resources.add(Admin.create(client));
-            RoutedAgentHistories histories = new RoutedAgentHistories(streams, new HostInfo(host, httpPort));
+            HostInfo self = new HostInfo(host, httpPort);
+            RoutedAgentHistories histories = new RoutedAgentHistories(streams, self);
+            AgentDirectory directory = new AgentDirectory(streams, self);
+            ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
+            LiveReceipts liveFeed = new LiveReceipts();
+            replies.onEveryReceipt(liveFeed);
             ScoreQueries scoreQueries = new ScoreQueries(histories, new ScoreAnswers(settings, attestor, Clock.systemUTC()));
             McpEndpoint mcp = resources.add(new McpEndpoint(verification, scoreQueries, EngineSettings.VERIFIER_VERSION,
                     List.of(publicUrl, httpUrl, "http://localhost:" + httpPort),
@@ -139,12 +149,16 @@ public final class ProoflineNode implements AutoCloseable {
                 cfg.http.maxRequestSize = 2L * maxRequestBytes; // larger bodies still get our 413, not Jetty's
                 new VerifyRoutes(verification).mount(cfg);
                 new ScoreRoutes(scoreQueries, histories).mount(cfg);
+                new AgentRoutes(directory, histories, receiptLog).mount(cfg);
+                liveFeed.mount(cfg);
+                new DashboardRoutes().mount(cfg);
                 new DiscoveryRoutes(new DiscoveryDocuments(settings, keys), streams, healthAdmin, maxRequestBytes).mount(cfg);
                 embeddedRegistry.ifPresent(store -> new RegistryRoutes(store).mount(cfg));
                 metrics.mount(cfg);
                 mcp.mount(cfg);
             }).start(host, httpPort);
-            resources.add(http::stop); // stops first: no new requests while the rest stops
+            resources.add(http::stop); // stops early: no new requests while the rest stops
+            resources.add(liveFeed); // stops first: nothing is sent to connections the server is closing
 
             startAndAwaitRunning(streams);
             LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),

@@ -6,21 +6,37 @@ import java.util.List;
 
 /**
  * One agent's record, folded from its receipts in topic order: counts, first and last verification
- * time, last result, and its most recent receipts (newest first).
+ * time, last result, its most recent receipts (newest first, each with its place in the receipts
+ * topic so the signed receipt can be read back), and its score over time.
+ *
+ * <p>The timeline keeps at most {@link #TIMELINE} points over the agent's whole history: receipts in
+ * the same second share a point, and when the list is full every second point is dropped, so the
+ * oldest point always stays and resolution halves as the history grows. It depends only on the
+ * receipts, in order, so a replay rebuilds it exactly.
  */
 public record AgentHistory(String agentId, long passed, long failed, String firstVerifiedAt, String lastVerifiedAt,
-                           String lastResult, List<RecentReceipt> recent) {
+                           String lastResult, List<RecentReceipt> recent, List<ScorePoint> timeline) {
     public static final int RECENT = 20;
+    public static final int TIMELINE = 64;
 
-    public record RecentReceipt(String verificationId, String result, String verifiedAt) {
+    /** A recent receipt and where it is: partition and offset in the receipts topic (-1 when unknown). */
+    public record RecentReceipt(String verificationId, String result, String verifiedAt, int partition, long offset) {
+    }
+
+    /** The counts after the last receipt verified in the second {@code at} begins. */
+    public record ScorePoint(String at, long passed, long failed) {
+        public double trustScore() {
+            return TrustScore.of(passed, failed);
+        }
     }
 
     public AgentHistory {
         recent = List.copyOf(recent);
+        timeline = List.copyOf(timeline);
     }
 
     public static AgentHistory empty(String agentId) {
-        return new AgentHistory(agentId, 0, 0, null, null, null, List.of());
+        return new AgentHistory(agentId, 0, 0, null, null, null, List.of(), List.of());
     }
 
     /** Only these receipts count: an agent id that is set and not reserved for examples. */
@@ -29,14 +45,39 @@ public record AgentHistory(String agentId, long passed, long failed, String firs
         return agent != null && !agent.isEmpty() && !agent.startsWith("test-");
     }
 
-    public AgentHistory with(Receipt receipt) {
+    public AgentHistory with(Receipt receipt, int partition, long offset) {
         boolean pass = "pass".equals(receipt.getResult());
+        long nowPassed = passed + (pass ? 1 : 0);
+        long nowFailed = failed + (pass ? 0 : 1);
         List<RecentReceipt> newest = new ArrayList<>(RECENT);
-        newest.add(new RecentReceipt(receipt.getVerificationId(), receipt.getResult(), receipt.getVerifiedAt()));
+        newest.add(new RecentReceipt(receipt.getVerificationId(), receipt.getResult(), receipt.getVerifiedAt(), partition, offset));
         newest.addAll(recent.subList(0, Math.min(recent.size(), RECENT - 1)));
-        return new AgentHistory(receipt.getAgentId(), passed + (pass ? 1 : 0), failed + (pass ? 0 : 1),
+        return new AgentHistory(receipt.getAgentId(), nowPassed, nowFailed,
                 firstVerifiedAt == null ? receipt.getVerifiedAt() : firstVerifiedAt, receipt.getVerifiedAt(),
-                receipt.getResult(), newest);
+                receipt.getResult(), newest, extend(timeline, new ScorePoint(receipt.getVerifiedAt(), nowPassed, nowFailed)));
+    }
+
+    static List<ScorePoint> extend(List<ScorePoint> timeline, ScorePoint point) {
+        List<ScorePoint> points = new ArrayList<>(timeline);
+        if (!points.isEmpty() && sameSecond(points.get(points.size() - 1).at(), point.at())) {
+            points.set(points.size() - 1, new ScorePoint(points.get(points.size() - 1).at(), point.passed(), point.failed()));
+            return points;
+        }
+        points.add(point);
+        if (points.size() > TIMELINE) {
+            List<ScorePoint> thinned = new ArrayList<>(TIMELINE / 2 + 1);
+            for (int i = 0; i < points.size() - 1; i += 2) {
+                thinned.add(points.get(i));
+            }
+            thinned.add(point); // the newest always stays
+            return thinned;
+        }
+        return points;
+    }
+
+    /** ISO-8601 times as receipts write them: the first 19 characters name the second. */
+    private static boolean sameSecond(String a, String b) {
+        return a != null && b != null && a.length() >= 19 && b.length() >= 19 && a.regionMatches(0, b, 0, 19);
     }
 
     public long total() {

@@ -34,7 +34,11 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         ArrayNode recent = node.putArray("recent");
         for (AgentHistory.RecentReceipt r : h.recent()) {
             recent.addObject().put("verification_id", r.verificationId()).put("result", r.result())
-                    .put("verified_at", r.verifiedAt());
+                    .put("verified_at", r.verifiedAt()).put("partition", r.partition()).put("offset", r.offset());
+        }
+        ArrayNode timeline = node.putArray("timeline");
+        for (AgentHistory.ScorePoint p : h.timeline()) {
+            timeline.addObject().put("at", p.at()).put("passed", p.passed()).put("failed", p.failed());
         }
         return node;
     }
@@ -42,9 +46,14 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
     static AgentHistory fromJson(JsonNode node) {
         List<AgentHistory.RecentReceipt> recent = new ArrayList<>();
         node.get("recent").forEach(r -> recent.add(new AgentHistory.RecentReceipt(
-                r.get("verification_id").asString(), r.get("result").asString(), r.get("verified_at").asString())));
+                r.get("verification_id").asString(), r.get("result").asString(), r.get("verified_at").asString(),
+                r.path("partition").asInt(-1), r.path("offset").asLong(-1))));
+        // Histories stored before positions and timelines existed read as having neither.
+        List<AgentHistory.ScorePoint> timeline = new ArrayList<>();
+        node.path("timeline").forEach(p -> timeline.add(new AgentHistory.ScorePoint(
+                p.get("at").asString(), p.get("passed").asLong(), p.get("failed").asLong())));
         return new AgentHistory(node.get("agent_id").asString(), node.get("passed").asLong(), node.get("failed").asLong(),
-                text(node, "first_verified_at"), text(node, "last_verified_at"), text(node, "last_result"), recent);
+                text(node, "first_verified_at"), text(node, "last_verified_at"), text(node, "last_result"), recent, timeline);
     }
 
     private static String text(JsonNode node, String field) {

@@ -99,6 +99,12 @@ public final class DiscoveryDocuments {
                 "400", "Placeholder agent id", "503", "Not queryable during a rebalance")));
         paths.putObject("/reputation/{agent_id}").set("get", withAgentParameter(operation(
                 "The agent's plain pass/fail history", "200", "History", "400", "Placeholder agent id")));
+        paths.putObject("/agents").set("get", operation("Leaderboard: every agent's score, pass rate, counts and last "
+                + "verification, best first (query parameter limit, default 50)", "200", "Leaderboard", "503", "Not queryable during a rebalance"));
+        paths.putObject("/agents/{agent_id}/receipts").set("get", withAgentParameter(operation(
+                "The agent's recent signed receipts, newest first", "200", "Receipts", "503", "Not queryable during a rebalance")));
+        paths.putObject(LiveReceipts.PATH).set("get", operation("Live feed of receipts (server-sent events, event name receipts)",
+                "200", "text/event-stream"));
         paths.putObject("/.well-known/agent-card.json").set("get", operation("The agent card with public keys", "200", "Agent card"));
         paths.putObject("/health").set("get", operation("Broker and pipeline health", "200", "Healthy", "503", "Unhealthy"));
         paths.putObject("/llms.txt").set("get", operation("A plain-text guide for LLM agents", "200", "Text"));
@@ -139,6 +145,9 @@ public final class DiscoveryDocuments {
         links.put("verify", url("/verify/schema"));
         links.put("score", url("/score/{agent_id}"));
         links.put("reputation", url("/reputation/{agent_id}"));
+        links.put("agents", url("/agents"));
+        links.put("dashboard", url("/dashboard"));
+        links.put("live_feed", url(LiveReceipts.PATH));
         links.put("agent_card", url("/.well-known/agent-card.json"));
         links.put("openapi", url("/openapi.json"));
         links.put("docs", url("/docs"));
@@ -158,7 +167,11 @@ public final class DiscoveryDocuments {
         text.append("- POST ").append(url("/verify/schema")).append(": body {task_id, agent_id?, expected_schema, "
                 + "submitted_output, rules?, bounds?, enforce_rules?, strict_content_check?, detail?}; answer: the signed receipt\n");
         text.append("- GET ").append(url("/score/{agent_id}")).append(": signed trust score (Wilson lower bound of the pass rate)\n");
-        text.append("- GET ").append(url("/reputation/{agent_id}")).append(": plain pass/fail history\n");
+        text.append("- GET ").append(url("/reputation/{agent_id}")).append(": plain pass/fail history and score over time\n");
+        text.append("- GET ").append(url("/agents")).append(": leaderboard of every agent, best first\n");
+        text.append("- GET ").append(url("/agents/{agent_id}/receipts")).append(": the agent's recent signed receipts\n");
+        text.append("- GET ").append(url(LiveReceipts.PATH)).append(": live receipts (server-sent events)\n");
+        text.append("- GET ").append(url("/dashboard")).append(": the dashboard for people\n");
         text.append("- GET ").append(url("/.well-known/agent-card.json")).append(": public keys (verify signatures with these)\n");
         text.append("- GET ").append(url("/openapi.json")).append(": OpenAPI description\n\n");
         text.append("## Limits\n\n- Request body: at most ").append(maxRequestBytes).append(" bytes (larger: 413)\n");

@@ -23,7 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * The reply half of request-reply over Kafka: one consumer per instance reads every committed
  * receipt and dead letter (its own consumer group, from the end) and completes the caller waiting
  * on the record's correlation id. A caller that stops waiting loses nothing: the receipt is on the
- * topic regardless.
+ * topic regardless. Listeners (the dashboard's live feed) see every receipt read.
  */
 public final class ReceiptReplies implements AutoCloseable {
     /** What the pipeline made of a request: its signed receipt, or its dead letter's error document. */
@@ -34,6 +34,7 @@ public final class ReceiptReplies implements AutoCloseable {
     private final AvroSerde<Receipt> receipts;
     private final ProoflineTopics topics;
     private final Map<String, CompletableFuture<Reply>> waiting = new ConcurrentHashMap<>();
+    private final List<java.util.function.Consumer<Receipt>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -66,18 +67,28 @@ public final class ReceiptReplies implements AutoCloseable {
         waiting.remove(correlationId);
     }
 
+    /** Also hands every committed receipt to this listener (the live feed), on the reader's thread. */
+    public void onEveryReceipt(java.util.function.Consumer<Receipt> listener) {
+        listeners.add(listener);
+    }
+
     private void run() {
         try {
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    boolean isReceipt = record.topic().equals(topics.receipts());
+                    Receipt receipt = isReceipt && record.value() != null ? receipts.deserialize(record.value()) : null;
+                    if (receipt != null) {
+                        listeners.forEach(listener -> listener.accept(receipt));
+                    }
                     Header header = record.headers().lastHeader(Headers.CORRELATION_ID);
                     if (header == null) {
                         continue;
                     }
                     CompletableFuture<Reply> caller = waiting.remove(new String(header.value(), StandardCharsets.UTF_8));
                     if (caller != null) {
-                        caller.complete(record.topic().equals(topics.receipts())
-                                ? new Reply(true, receipts.deserialize(record.value()).getSignedJson())
+                        caller.complete(isReceipt
+                                ? new Reply(true, receipt.getSignedJson())
                                 : new Reply(false, new String(record.value(), StandardCharsets.UTF_8)));
                     }
                 }

@@ -12,6 +12,9 @@ import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
  * SPEC section 5 as a KTable: {@code receipts} (keyed by agent id) → counted receipts only →
@@ -31,16 +34,41 @@ public final class ReputationTopology {
         KTable<String, AgentHistory> histories = builder
                 .stream(receiptsTopic, Consumed.with(Serdes.String(), receipts))
                 .filter((key, receipt) -> receipt != null && AgentHistory.counts(receipt))
-                // Receipts are keyed by agent id whenever there is one (Receipts.key), so no repartition.
-                .groupByKey(Grouped.with(Serdes.String(), receipts))
+                .processValues(ReceiptPositions::new)
+                // Receipts are keyed by agent id whenever there is one (Receipts.key), so no repartition,
+                // and the grouping serde is never used.
+                .groupByKey(Grouped.<String, PositionedReceipt>with(Serdes.String(), null))
                 .aggregate(() -> null,
-                        (agent, receipt, history) -> (history == null ? AgentHistory.empty(agent) : history).with(receipt),
+                        (agent, positioned, history) -> (history == null ? AgentHistory.empty(agent) : history)
+                                .with(positioned.receipt(), positioned.partition(), positioned.offset()),
                         Materialized.<String, AgentHistory, KeyValueStore<Bytes, byte[]>>as(STORE)
                                 .withKeySerde(Serdes.String()).withValueSerde(new AgentHistorySerde()));
         histories.toStream()
                 .mapValues(ReputationTopology::scoreUpdate)
                 .to(SCORES_TOPIC, Produced.with(Serdes.String(), scores));
         return histories;
+    }
+
+    /** A receipt and where it sits in the receipts topic, so the dashboard can read it back. */
+    record PositionedReceipt(Receipt receipt, int partition, long offset) {
+    }
+
+    /** Attaches the record's partition and offset, which the DSL's aggregator cannot see. */
+    private static final class ReceiptPositions implements FixedKeyProcessor<String, Receipt, PositionedReceipt> {
+        private FixedKeyProcessorContext<String, PositionedReceipt> context;
+
+        @Override
+        public void init(FixedKeyProcessorContext<String, PositionedReceipt> context) {
+            this.context = context;
+        }
+
+        @Override
+        public void process(FixedKeyRecord<String, Receipt> record) {
+            var metadata = context.recordMetadata();
+            int partition = metadata.map(m -> m.partition()).orElse(-1);
+            long offset = metadata.map(m -> m.offset()).orElse(-1L);
+            context.forward(record.withValue(new PositionedReceipt(record.value(), partition, offset)));
+        }
     }
 
     static ScoreUpdate scoreUpdate(AgentHistory h) {

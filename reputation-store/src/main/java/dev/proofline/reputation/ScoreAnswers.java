@@ -65,9 +65,14 @@ public final class ScoreAnswers {
         answer.put("first_verified_at", h.firstVerifiedAt());
         answer.put("last_verified_at", h.lastVerifiedAt());
         answer.put("last_result", h.lastResult());
+        answer.put("trust_score", TrustScore.rounded(h.trustScore()));
+        answer.put("score_method", TrustScore.METHOD);
         ArrayNode recent = answer.putArray("recent_receipts");
         h.recent().forEach(r -> recent.addObject().put("verification_id", r.verificationId())
                 .put("result", r.result()).put("verified_at", r.verifiedAt()));
+        ArrayNode overTime = answer.putArray("score_over_time");
+        h.timeline().forEach(p -> overTime.addObject().put("at", p.at()).put("trust_score", TrustScore.rounded(p.trustScore()))
+                .put("passed", p.passed()).put("failed", p.failed()));
         return answer;
     }
 }

@@ -98,6 +98,9 @@ class ReputationTopologyTest {
             assertEquals("2026-11-29T10:00:28.000000+00:00", s0.lastVerifiedAt());
             assertEquals("id-28", s0.recent().get(0).verificationId(), "newest first");
             assertEquals(15, s0.recent().size());
+            // seller-0's receipts are inputs 0, 2, ..., 28 of one partition: id-28 is offset 28
+            assertEquals(new AgentHistory.RecentReceipt("id-28", "pass", s0.lastVerifiedAt(), 0, 28), s0.recent().get(0));
+            assertEquals(15, s0.timeline().size(), "one point per second");
 
             TestOutputTopic<String, ScoreUpdate> updates = driver.createOutputTopic(ReputationTopology.SCORES_TOPIC,
                     new StringDeserializer(), (topic, bytes) -> scores.deserializer().deserialize(topic, bytes));
@@ -125,7 +128,7 @@ class ReputationTopologyTest {
         KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
         ScoreAnswers answers = new ScoreAnswers(EngineSettings.defaults(), new Attestor(keys),
                 Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC));
-        AgentHistory h = AgentHistory.empty("seller-7").with(receipt(1, "seller-7", "pass")).with(receipt(2, "seller-7", "fail"));
+        AgentHistory h = AgentHistory.empty("seller-7").with(receipt(1, "seller-7", "pass"), 0, 1).with(receipt(2, "seller-7", "fail"), 0, 2);
         ObjectNode score = answers.score("seller-7", Optional.of(h));
         ReceiptVerifier verifier = new ReceiptVerifier(keys.trustedKeys());
         assertTrue(verifier.verifySignature(score, AttestationContext.SCORE).valid());

@@ -1,0 +1,83 @@
+package dev.proofline.reputation;
+
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.avro.Receipt;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads signed receipts back from the receipts topic by position: the topic is the store, and an
+ * agent's history remembers where its recent receipts are. Any instance can read any partition,
+ * so no forwarding is needed. One consumer, no group, committed records only.
+ */
+public final class ReceiptLog implements AutoCloseable {
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final String topic;
+    private final AvroSerde<Receipt> receipts;
+
+    public ReceiptLog(Map<String, Object> client, String topic, AvroSerde<Receipt> receipts) {
+        Map<String, Object> config = new HashMap<>(client);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100);
+        // After each poll the consumer prefetches past the end of the partition, and the broker holds
+        // that fetch for fetch.max.wait.ms; the next seek must wait for it. Keep the wait short.
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        this.topic = topic;
+        this.receipts = receipts;
+    }
+
+    /**
+     * The receipts at these positions, in the same order; empty where a receipt is no longer there
+     * (retention removed it) or its position is unknown. Records read on the way that are also wanted
+     * are kept, so receipts close together cost one fetch.
+     */
+    public synchronized List<Optional<Receipt>> read(List<AgentHistory.RecentReceipt> positions) {
+        Map<Position, Receipt> found = new HashMap<>();
+        // Oldest first: one fetch from the oldest usually brings the newer ones along.
+        List<AgentHistory.RecentReceipt> oldestFirst = positions.stream()
+                .sorted(Comparator.comparingInt(AgentHistory.RecentReceipt::partition)
+                        .thenComparingLong(AgentHistory.RecentReceipt::offset))
+                .toList();
+        for (AgentHistory.RecentReceipt wanted : oldestFirst) {
+            if (wanted.partition() < 0 || found.containsKey(new Position(wanted.partition(), wanted.offset()))) {
+                continue;
+            }
+            TopicPartition partition = new TopicPartition(topic, wanted.partition());
+            consumer.assign(List.of(partition));
+            consumer.seek(partition, wanted.offset());
+            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (!found.containsKey(new Position(wanted.partition(), wanted.offset())) && System.nanoTime() < deadline
+                    && consumer.position(partition) <= wanted.offset()) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() != null && positions.stream().anyMatch(
+                            p -> p.partition() == record.partition() && p.offset() == record.offset())) {
+                        found.put(new Position(record.partition(), record.offset()), receipts.deserialize(record.value()));
+                    }
+                }
+            }
+        }
+        return positions.stream().map(p -> Optional.ofNullable(found.get(new Position(p.partition(), p.offset())))).toList();
+    }
+
+    private record Position(int partition, long offset) {
+    }
+
+    @Override
+    public synchronized void close() {
+        consumer.close();
+    }
+}

@@ -1,0 +1,60 @@
+package dev.proofline.reputation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.schemas.avro.Receipt;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AgentHistoryTest {
+    private static Receipt receipt(int i, Instant at, String result) {
+        return Receipt.newBuilder().setVerificationId("id-" + i).setTaskId("t-" + i).setAgentId("seller").setResult(result)
+                .setVerifiedAt(at.toString().replace("Z", "") + "+00:00").setKeyVersion("v1")
+                .setOutputHash("o").setSchemaHash("s").setRulesHash("r").setCorrelationId(null).setSignedJson("{}").build();
+    }
+
+    @Test
+    void receiptsInTheSameSecondShareOnePointHoldingTheLatestCounts() {
+        Instant second = Instant.parse("2026-11-29T10:00:00.100Z");
+        AgentHistory h = AgentHistory.empty("seller")
+                .with(receipt(1, second, "pass"), 0, 10)
+                .with(receipt(2, second.plusMillis(300), "fail"), 0, 11)
+                .with(receipt(3, second.plusMillis(1000), "pass"), 0, 12);
+        assertEquals(2, h.timeline().size());
+        assertEquals(new AgentHistory.ScorePoint(h.timeline().get(0).at(), 1, 1), h.timeline().get(0));
+        assertEquals(2, h.timeline().get(1).passed());
+        assertEquals(new AgentHistory.RecentReceipt("id-3", "pass", h.lastVerifiedAt(), 0, 12), h.recent().get(0));
+    }
+
+    @Test
+    void aLongHistoryIsThinnedButKeepsItsFirstAndNewestPointsInOrder() {
+        Instant start = Instant.parse("2026-11-29T10:00:00.000Z");
+        AgentHistory h = AgentHistory.empty("seller");
+        for (int i = 0; i < 1000; i++) {
+            h = h.with(receipt(i, start.plusSeconds(i), i % 4 == 0 ? "fail" : "pass"), 1, i);
+        }
+        List<AgentHistory.ScorePoint> points = h.timeline();
+        assertTrue(points.size() <= AgentHistory.TIMELINE && points.size() >= AgentHistory.TIMELINE / 2, "size " + points.size());
+        assertEquals(new AgentHistory.ScorePoint(h.firstVerifiedAt(), 0, 1), points.get(0), "the first receipt stays");
+        assertEquals(new AgentHistory.ScorePoint(h.lastVerifiedAt(), 750, 250), points.get(points.size() - 1));
+        for (int i = 1; i < points.size(); i++) {
+            assertTrue(points.get(i).at().compareTo(points.get(i - 1).at()) > 0, "times increase");
+            assertTrue(points.get(i).passed() + points.get(i).failed() > points.get(i - 1).passed() + points.get(i - 1).failed());
+        }
+        assertEquals(AgentHistory.RECENT, h.recent().size());
+    }
+
+    @Test
+    void theStoredFormRoundTripsAndOlderRecordsWithoutPositionsStillRead() {
+        AgentHistory h = AgentHistory.empty("seller").with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7);
+        assertEquals(h, AgentHistorySerde.fromJson(AgentHistorySerde.toJson(h)));
+        var old = AgentHistorySerde.toJson(h);
+        ((tools.jackson.databind.node.ObjectNode) old.get("recent").get(0)).remove(List.of("partition", "offset"));
+        old.remove("timeline");
+        AgentHistory read = AgentHistorySerde.fromJson(old);
+        assertEquals(-1, read.recent().get(0).partition());
+        assertEquals(List.of(), read.timeline());
+    }
+}
