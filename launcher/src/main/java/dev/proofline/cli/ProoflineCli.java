@@ -34,6 +34,9 @@ public final class ProoflineCli {
                   print receipts as they land, each signature checked; unverifiable ones go to stderr
               score AGENT_ID [--url URL]
                   the agent's signed trust score, signature checked against the agent-card
+              load [--rate N] [--duration S] [--agents K] [--fail-ratio R] [--seed N] [--bootstrap-servers HOST:PORT]
+                  publish invoice-like requests at N/s for S seconds (0: until Ctrl-C) from K agents, a
+                  share R of them deliberately wrong (agents differ: the first careful, the last sloppy)
               bench [--requests N] [--threads N] [--bootstrap-servers HOST:PORT]
                   measure the pipeline beside a raw Kafka pass-through and bare Ed25519 signing
 
@@ -49,7 +52,8 @@ public final class ProoflineCli {
             "bench", new BenchCommand(),
             "publish", new PublishCommand(),
             "score", new ScoreCommand(),
-            "receipts", new ReceiptsCommand());
+            "receipts", new ReceiptsCommand(),
+            "load", new LoadCommand());
 
     private ProoflineCli() {
     }
