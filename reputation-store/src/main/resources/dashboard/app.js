@@ -192,7 +192,7 @@ function scoreChart(points) {
   }
   if (!points || points.length === 0) return svg;
   const times = points.map(p => Date.parse(p.at));
-  const t0 = times[0], t1 = Math.max(times[times.length - 1], t0 + 1000);
+  const t0 = times[0], t1 = times[times.length - 1] > t0 ? times[times.length - 1] : t0 + 1;
   const x = t => left + (t - t0) / (t1 - t0) * (w - left - right);
   const coords = points.map((p, i) => `${x(times[i]).toFixed(1)},${y(p.trust_score).toFixed(1)}`);
   add('polyline', { points: coords.join(' '), fill: 'none', stroke: '#2457a6', 'stroke-width': 2 });
@@ -212,6 +212,7 @@ function startFeed() {
   source.onerror = () => { status.textContent = 'feed: reconnecting…'; status.className = 'status bad'; };
   source.addEventListener('receipts', async event => {
     const batch = JSON.parse(event.data);
+    document.getElementById('feed-empty').hidden = true;
     document.getElementById('feed-rate').textContent = (batch.count * 2) + ' receipts/s';
     for (const receipt of batch.receipts) {
       const valid = await verifyReceipt(receipt);

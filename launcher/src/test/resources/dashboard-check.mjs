@@ -1,0 +1,72 @@
+// Drives the dashboard in Debian's Chromium with playwright-core and prints what a person would see,
+// as JSON, for DashboardIT to assert on. Usage:
+//   node dashboard-check.mjs BASE_URL AGENT_TO_OPEN REQUEST_FILE SCREENSHOT_DIR
+import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+
+const [baseUrl, agent, requestFile, screenshotDir] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  // PLATFORM-NOTES: as root, and without the background-networking flags Chromium floods the closed network.
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const seen = {};
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const consoleErrors = [];
+  page.on('console', m => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', e => consoleErrors.push(String(e)));
+
+  await page.goto(baseUrl + '/dashboard');
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.waitForSelector('#leaderboard tbody tr', { timeout: 30000 });
+  seen.keysStatus = await page.textContent('#keys-status');
+  seen.leaderboard = await page.$$eval('#leaderboard tbody tr', rows => rows.map(r => ({
+    agent: r.dataset.agent,
+    cells: [...r.children].map(c => c.textContent.trim()),
+  })));
+  await page.screenshot({ path: screenshotDir + '/dashboard-leaderboard.png', fullPage: true });
+
+  // Open the agent the way a person would: click its name.
+  await page.click(`#leaderboard tr[data-agent="${agent}"] a`);
+  await page.waitForSelector('#agent-receipts tbody tr td.signature', { timeout: 30000 });
+  seen.agentTitle = await page.textContent('#agent-title');
+  seen.chartPoints = await page.$$eval('#agent-chart circle', c => c.length);
+  seen.receipts = await page.$$eval('#agent-receipts tbody tr[data-verification-id]', rows => rows.map(r => ({
+    id: r.dataset.verificationId,
+    result: r.children[2].textContent.trim(),
+    signature: r.querySelector('td.signature').textContent.trim(),
+  })));
+  await page.screenshot({ path: screenshotDir + '/dashboard-agent.png', fullPage: true });
+
+  // The in-browser check is real: the same function refuses a receipt with one value changed.
+  seen.tamper = await page.evaluate(async a => {
+    const body = await (await fetch('/agents/' + encodeURIComponent(a) + '/receipts')).json();
+    const original = body.receipts[0];
+    const tampered = JSON.parse(JSON.stringify(original));
+    tampered.result = tampered.result === 'pass' ? 'fail' : 'pass';
+    const otherKey = JSON.parse(JSON.stringify(original));
+    otherKey.attestation.key_version = 'v0-unknown';
+    return {
+      original: await window.proofline.verifyReceipt(original),
+      tampered: await window.proofline.verifyReceipt(tampered),
+      unknownKey: await window.proofline.verifyReceipt(otherKey),
+    };
+  }, agent);
+
+  // The live feed: publish one more request while the page is open and watch it arrive, verified.
+  await page.waitForFunction(() => document.getElementById('feed-status').textContent === 'feed: live', null, { timeout: 15000 });
+  const response = await fetch(baseUrl + '/verify/schema', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: readFileSync(requestFile, 'utf8'),
+  });
+  const receipt = await response.json();
+  seen.liveId = receipt.verification_id;
+  const item = await page.waitForSelector(`#feed-list li[data-verification-id="${receipt.verification_id}"]`, { timeout: 30000 });
+  seen.liveItem = (await item.textContent()).trim();
+  seen.liveVerified = (await item.$('.verified')) !== null;
+  seen.consoleErrors = consoleErrors;
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(seen));
