@@ -27,6 +27,8 @@ public final class ProoflineCli {
                  [--<setting> VALUE]...
                   run Proofline: the embedded Kafka broker (unless --bootstrap-servers), the pipeline and
                   the HTTP server, until Ctrl-C
+              broker [--data-dir DIR] [--host HOST] [--kafka-port N]
+                  run only the embedded single-node Kafka broker, for instances started with --bootstrap-servers
               publish FILE|DIR|- [--bootstrap-servers HOST:PORT] [--url URL] [--no-wait]
                   publish requests (JSON, JSON Lines or a directory), wait for their verified receipts,
                   print a pass/fail/invalid summary per agent; exit 1 if any was invalid
@@ -43,17 +45,18 @@ public final class ProoflineCli {
             Exit codes: 0 success, 1 an invalid receipt, 2 a usage error or an invalid request.
             """;
 
-    private static final Map<String, Command> COMMANDS = Map.of(
-            "verify", new VerifyCommand(),
-            "receipt-verify", new ReceiptVerifyCommand(),
-            "hash", new HashCommand(),
-            "key", new KeyCommand(),
-            "up", new UpCommand(),
-            "bench", new BenchCommand(),
-            "publish", new PublishCommand(),
-            "score", new ScoreCommand(),
-            "receipts", new ReceiptsCommand(),
-            "load", new LoadCommand());
+    private static final Map<String, Command> COMMANDS = Map.ofEntries(
+            Map.entry("verify", new VerifyCommand()),
+            Map.entry("receipt-verify", new ReceiptVerifyCommand()),
+            Map.entry("hash", new HashCommand()),
+            Map.entry("key", new KeyCommand()),
+            Map.entry("up", new UpCommand()),
+            Map.entry("broker", new BrokerCommand()),
+            Map.entry("bench", new BenchCommand()),
+            Map.entry("publish", new PublishCommand()),
+            Map.entry("score", new ScoreCommand()),
+            Map.entry("receipts", new ReceiptsCommand()),
+            Map.entry("load", new LoadCommand()));
 
     private ProoflineCli() {
     }

@@ -2,6 +2,8 @@ package dev.proofline.reputation;
 
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
@@ -54,6 +56,15 @@ public final class DiscoveryRoutes {
         body.put("status", brokerReachable && pipelineUp ? "ok" : "unhealthy");
         body.put("broker", brokerReachable ? "reachable" : "unreachable");
         body.put("streams", state.name());
+        // Which partitions this instance processes now: how an operator sees the work shared out.
+        ObjectNode assigned = body.putObject("assigned_partitions");
+        Map<String, java.util.TreeSet<Integer>> byTopic = new TreeMap<>();
+        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task -> task.topicPartitions()
+                .forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new java.util.TreeSet<>()).add(tp.partition()))));
+        byTopic.forEach((topic, partitions) -> {
+            var list = assigned.putArray(topic);
+            partitions.forEach(list::add);
+        });
         json(ctx, brokerReachable && pipelineUp ? 200 : 503, body);
     }
 

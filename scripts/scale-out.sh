@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Scale-out without Docker: the topology of docker-compose.yml on one machine. One Kafka broker,
+# two Proofline instances sharing the work (same application id, same key ring, each with its own
+# state), then the load generator; then where the partitions went and each agent's score as
+# both instances answer it. Everything keeps running until Ctrl-C (or SIGTERM), which stops it all.
+#
+# usage: scripts/scale-out.sh [--duration S] [--rate N] [--agents K] [--fail-ratio R]
+# environment: KAFKA_PORT (19092), HTTP_PORT_1 (18080), HTTP_PORT_2 (18082), PARTITIONS (6),
+#              SCALE_OUT_DIR (.proofline/scale-out: logs, broker log, keys, Streams state)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+proofline="$root/proofline"
+duration=30 rate=100 agents=8 fail_ratio=0.2
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --duration) duration="$2"; shift 2 ;;
+    --rate) rate="$2"; shift 2 ;;
+    --agents) agents="$2"; shift 2 ;;
+    --fail-ratio) fail_ratio="$2"; shift 2 ;;
+    *) echo "scale-out: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+kafka_port="${KAFKA_PORT:-19092}"
+http=("${HTTP_PORT_1:-18080}" "${HTTP_PORT_2:-18082}")
+partitions="${PARTITIONS:-6}"
+base="${SCALE_OUT_DIR:-$root/.proofline/scale-out}"
+mkdir -p "$base"
+
+pids=()
+stop_all() {
+  trap - EXIT INT TERM
+  if [ ${#pids[@]} -gt 0 ]; then
+    echo "scale-out: stopping ${#pids[@]} processes"
+    # Instances first (they leave the group cleanly), the broker last.
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+      kill "${pids[$i]}" 2>/dev/null || true
+      wait "${pids[$i]}" 2>/dev/null || true
+    done
+  fi
+}
+trap stop_all EXIT
+trap 'exit 130' INT TERM
+
+# start NAME ARGS...: runs ./proofline ARGS in the background, output in $base/NAME.log
+start() {
+  local name="$1"; shift
+  "$proofline" "$@" > "$base/$name.log" 2>&1 &
+  pids+=($!)
+}
+
+# await NAME PATTERN: until the log shows PATTERN; fails with the log if the process ends first.
+await() {
+  local name="$1" pattern="$2" pid="${pids[-1]}"
+  for _ in $(seq 1 240); do
+    if grep -q "$pattern" "$base/$name.log"; then
+      grep "$pattern" "$base/$name.log"
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "scale-out: $name stopped before it was ready:" >&2
+      tail -20 "$base/$name.log" >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+  echo "scale-out: $name not ready after 120 s; see $base/$name.log" >&2
+  exit 1
+}
+
+# Build the jar once, up front, rather than racing two first uses of ./proofline.
+"$proofline" --help > /dev/null
+
+start broker broker --data-dir "$base/broker" --kafka-port "$kafka_port"
+await broker "Kafka broker ready"
+for n in 1 2; do
+  start "node-$n" up --bootstrap-servers "127.0.0.1:$kafka_port" --data-dir "$base/node-$n" \
+    --keys-dir "$base/keys" --http-port "${http[$((n - 1))]}" --topics-partitions "$partitions"
+  await "node-$n" "Proofline ready"
+done
+
+"$proofline" load --bootstrap-servers "127.0.0.1:$kafka_port" --rate "$rate" --duration "$duration" \
+  --agents "$agents" --fail-ratio "$fail_ratio" --seed 1
+
+# Scores follow receipts through the KTable's commit: wait until the leaderboard stops moving.
+last="" now=""
+for _ in $(seq 1 60); do
+  now="$(curl -sf "http://127.0.0.1:${http[0]}/agents?limit=1000" || true)"
+  [ -n "$now" ] && [ "$now" = "$last" ] && break
+  last="$now"
+  sleep 1
+done
+
+echo
+for n in 1 2; do
+  url="http://127.0.0.1:${http[$((n - 1))]}"
+  owned="$(curl -sf "$url/health" | sed -n 's/.*"agent-outputs":\[\([0-9,]*\)\].*/\1/p')"
+  echo "instance $n ($url) processes agent-outputs partitions: ${owned:-none}"
+done
+echo
+printf '%-20s %-14s %-14s\n' agent "instance 1" "instance 2"
+for k in $(seq 1 "$agents"); do
+  agent="$(printf 'invoice-agent-%02d' "$k")"
+  scores=()
+  for n in 1 2; do
+    scores+=("$(curl -sf "http://127.0.0.1:${http[$((n - 1))]}/score/$agent" \
+      | sed -n 's/.*"trust_score":\([0-9.]*\).*/\1/p')")
+  done
+  printf '%-20s %-14s %-14s\n' "$agent" "${scores[0]:-?}" "${scores[1]:-?}"
+done
+echo
+echo "scale-out running: dashboard http://127.0.0.1:${http[0]}/dashboard and http://127.0.0.1:${http[1]}/dashboard;" \
+  "broker 127.0.0.1:$kafka_port; logs in $base. Ctrl-C stops everything."
+wait
