@@ -15,7 +15,7 @@ public final class ProoflineCli {
 
               verify REQUEST.json [--key KEYFILE] [--data-dir DIR]
                   verify a request and print the signed receipt
-              receipt-verify RECEIPT.json --public-key BASE64 [--context verify|score] [--request REQUEST.json]
+              receipt-verify RECEIPT.json|- (--public-key BASE64 | --agent-card URL) [--context verify|score] [--request REQUEST.json]
                   check a receipt's signature (and its hashes against a request); exit 0 valid, 1 invalid
               hash REQUEST.json
                   print the four hashes of a request and its canonical form

@@ -90,6 +90,26 @@ class ClientIT {
     }
 
     @Test
+    void receiptVerifyChecksAReceiptAgainstTheDeploymentsAgentCard() throws Exception {
+        VerifiedReceipt receipt;
+        try (ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
+            receipt = client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+        }
+        Path good = tmp.resolve("agent-card-receipt.json");
+        Files.writeString(good, receipt.signedJson());
+        Path tampered = tmp.resolve("agent-card-receipt-tampered.json");
+        Files.writeString(tampered, receipt.signedJson().replace("\"result\":\"pass\"", "\"result\":\"fail\""));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        assertEquals(0, dev.proofline.cli.ProoflineCliAccess.run(List.of("receipt-verify", good.toString(),
+                "--agent-card", node.httpUrl(), "--request", Conformance.file("requests/invoice-final.json").toString()), out));
+        assertEquals("valid", out.toString(java.nio.charset.StandardCharsets.UTF_8).trim());
+        out.reset();
+        assertEquals(1, dev.proofline.cli.ProoflineCliAccess.run(List.of("receipt-verify", tampered.toString(),
+                "--agent-card", node.httpUrl()), out));
+        assertTrue(out.toString(java.nio.charset.StandardCharsets.UTF_8).startsWith("invalid"), out.toString());
+    }
+
+    @Test
     void receiptsFollowPrintsVerifiedReceiptsOfOneAgent() throws Exception {
         String mine = request("requests/invoice-final.json").replace("test-seller-invoice-agent", "followed-agent");
         try (ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
