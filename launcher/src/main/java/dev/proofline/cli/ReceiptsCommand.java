@@ -41,9 +41,13 @@ final class ReceiptsCommand implements Command {
                 if (agent != null && !agent.equals(r.agentId())) {
                     return;
                 }
+                int n = printed.incrementAndGet();
+                if (max > 0 && n > max) {
+                    return; // the rest of the batch that was already read while stopping
+                }
                 out.println(r.verificationId() + "  " + r.result() + "  " + r.agentId() + "  " + r.taskId() + "  signature valid");
                 out.flush();
-                if (max > 0 && printed.incrementAndGet() >= max) {
+                if (max > 0 && n == max) {
                     enough.countDown();
                 }
             }

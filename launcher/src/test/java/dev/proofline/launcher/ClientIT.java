@@ -126,6 +126,12 @@ class ClientIT {
         assertEquals(0, exit);
         assertEquals(1, printed.lines().count(), printed);
         assertTrue(printed.contains("pass  followed-agent  invoice-7731-final  signature valid"), printed);
+
+        out.reset(); // --max is exact even when more receipts arrive in the same batch
+        assertEquals(0, org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
+                dev.proofline.cli.ProoflineCliAccess.run(List.of("receipts", "--follow", "--from-beginning", "--max", "2",
+                        "--bootstrap-servers", node.bootstrapServers(), "--url", node.httpUrl()), out)));
+        assertEquals(2, out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().count(), out.toString());
     }
 
     @Test
