@@ -2,6 +2,10 @@ package dev.proofline.launcher;
 
 import dev.proofline.attestor.SigningKey;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -77,12 +82,18 @@ public final class PipelineBench {
             Figures[] pipeline;
             Figures rest;
             Figures scores;
+            Figures leaderboard;
+            Figures recent;
             try (ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", bootstrap,
                     "http.port", "0", "data.dir", dir.resolve("node").toString(), "application.id", "bench-" + UUID.randomUUID(),
                     "streams.num.stream.threads", Integer.toString(streamThreads)), System.getenv()), dir)) {
                 pipeline = bench.pipeline(bootstrap, Duration.ofSeconds(15));
-                rest = bench.http("REST POST /verify/schema", node.httpUrl(), 50, Math.min(count, 5_000), true);
-                scores = bench.http("REST GET /score", node.httpUrl(), 50, 20_000, false);
+                String url = node.httpUrl();
+                rest = bench.http("REST POST /verify/schema", 50, Math.min(count, 5_000), n -> post(url + "/verify/schema",
+                        bench.requests[n % bench.requests.length]));
+                scores = bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
+                leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents"));
+                recent = bench.http("REST GET /agents/{id}/receipts", 50, 5_000, n -> get(url + "/agents/bench-agent-" + (n % 50) + "/receipts"));
             }
             out.println();
             out.printf("bare Ed25519 sign, 1 thread     %,10.0f signs/s%n", signs);
@@ -95,6 +106,10 @@ public final class PipelineBench {
                     rest.rate(), rest.percentile(0.50), rest.percentile(0.99));
             out.printf("REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms%n",
                     scores.rate(), scores.percentile(0.50), scores.percentile(0.99));
+            out.printf("REST GET /agents (50 agents), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
+                    leaderboard.rate(), leaderboard.percentile(0.50), leaderboard.percentile(0.99));
+            out.printf("REST GET /agents/{id}/receipts (20 read back), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
+                    recent.rate(), recent.percentile(0.50), recent.percentile(0.99));
             out.printf("REST verify / pipeline (Kafka)  %10.1f%%%n", 100 * rest.rate() / pipeline[0].rate());
             out.printf("pipeline / pass-through         %10.1f%%%n", 100 * pipeline[0].rate() / raw.rate());
             out.printf("pipeline / bare sign (1 core)   %10.1f%%%n", 100 * pipeline[0].rate() / signs);
@@ -190,10 +205,11 @@ public final class PipelineBench {
 
     /**
      * {@code clients} threads, each sending its next request as soon as the last is answered, until
-     * {@code count} answers: POSTs of the invoice requests, or GETs of the bench agents' scores.
+     * {@code count} answers; {@code request} makes the n-th request.
      */
-    private Figures http(String name, String baseUrl, int clients, int count, boolean verify) throws Exception {
-        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+    private Figures http(String name, int clients, int count, IntFunction<HttpRequest> request)
+            throws Exception {
+        HttpClient client = HttpClient.newBuilder()
                 .executor(java.util.concurrent.Executors.newFixedThreadPool(4)).build();
         AtomicLong next = new AtomicLong();
         long[] latencies = new long[count];
@@ -204,13 +220,9 @@ public final class PipelineBench {
             pool.submit(() -> {
                 for (long i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
                     int n = (int) i;
-                    java.net.http.HttpRequest.Builder request = verify
-                            ? java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/verify/schema"))
-                                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(requests[n % requests.length]))
-                            : java.net.http.HttpRequest.newBuilder(java.net.URI.create(baseUrl + "/score/bench-agent-" + (n % 50)));
                     long sentAt = System.nanoTime();
                     try {
-                        int status = client.send(request.build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                        int status = client.send(request.apply(n), HttpResponse.BodyHandlers.discarding()).statusCode();
                         if (status != 200) {
                             failures.incrementAndGet();
                         }
@@ -234,6 +246,15 @@ public final class PipelineBench {
         progress.done(String.format("%s: %,d answers in %.1f s, %,.0f/s, %d not 200", name, count, seconds, figures.rate(),
                 failures.get()));
         return figures;
+    }
+
+    private static HttpRequest get(String url) {
+        return HttpRequest.newBuilder(URI.create(url)).build();
+    }
+
+    private static HttpRequest post(String url, byte[] body) {
+        return HttpRequest.newBuilder(URI.create(url))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
     }
 
     private void produce(String bootstrap, String topic, AtomicLong sent, int count, int perSecond) {

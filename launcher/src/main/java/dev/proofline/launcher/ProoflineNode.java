@@ -133,7 +133,7 @@ public final class ProoflineNode implements AutoCloseable {
             RoutedAgentHistories histories = new RoutedAgentHistories(streams, self);
             AgentDirectory directory = new AgentDirectory(streams, self);
             ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
-            LiveReceipts liveFeed = new LiveReceipts();
+            LiveReceipts liveFeed = new LiveReceipts(receipts);
             replies.onEveryReceipt(liveFeed);
             ScoreQueries scoreQueries = new ScoreQueries(histories, new ScoreAnswers(settings, attestor, Clock.systemUTC()));
             McpEndpoint mcp = resources.add(new McpEndpoint(verification, scoreQueries, EngineSettings.VERIFIER_VERSION,

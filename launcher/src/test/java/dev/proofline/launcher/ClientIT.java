@@ -42,8 +42,7 @@ class ClientIT {
     @BeforeAll
     static void start() throws Exception {
         kafka = TestKafka.start(tmp.resolve("broker"));
-        node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                "http.port", "0", "data.dir", tmp.resolve("node").toString()), Map.of()), tmp.resolve("unused"));
+        node = TestNodes.start(kafka.bootstrapServers(), tmp);
     }
 
     @AfterAll

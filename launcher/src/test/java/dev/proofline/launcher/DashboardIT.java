@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -46,8 +45,7 @@ class DashboardIT {
     static void start() throws Exception {
         Chromium.ensureInstalled();
         kafka = TestKafka.start(tmp.resolve("broker"));
-        node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                "http.port", "0", "data.dir", tmp.resolve("node").toString()), Map.of()), tmp.resolve("unused"));
+        node = TestNodes.start(kafka.bootstrapServers(), tmp);
     }
 
     @AfterAll

@@ -46,8 +46,7 @@ class PipelineIT {
     @BeforeAll
     static void start() throws Exception {
         broker = TestKafka.start(tmp.resolve("broker"));
-        node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", broker.bootstrapServers(),
-                "http.port", "0", "data.dir", tmp.resolve("node").toString()), Map.of()), tmp.resolve("unused"));
+        node = TestNodes.start(broker.bootstrapServers(), tmp);
         System.out.println("pipeline IT ran on " + broker.description());
     }
 

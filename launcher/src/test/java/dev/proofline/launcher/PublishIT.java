@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,8 +35,7 @@ class PublishIT {
             }
         }
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
-             ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", kafka.bootstrapServers(),
-                     "http.port", "0", "data.dir", tmp.resolve("node").toString()), Map.of()), tmp.resolve("unused"))) {
+             ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             int exit = dev.proofline.cli.ProoflineCliAccess.run(List.of("publish", dir.toString(),
                     "--bootstrap-servers", node.bootstrapServers(), "--url", node.httpUrl()), out);

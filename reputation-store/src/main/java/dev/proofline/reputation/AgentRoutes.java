@@ -38,10 +38,7 @@ public final class AgentRoutes {
     private void leaderboard(Context ctx) {
         try {
             AgentDirectory.Leaderboard board = directory.leaderboard(limit(ctx));
-            ObjectNode body = StrictJson.NODES.objectNode();
-            ArrayNode agents = body.putArray("agents");
-            board.agents().forEach(a -> agents.add(a.toJson()));
-            body.put("agent_count", board.agentCount());
+            ObjectNode body = agents(board.agents(), board.agentCount());
             body.put("instances", board.instances());
             body.put("complete", board.complete());
             body.put("score_method", TrustScore.METHOD);
@@ -54,11 +51,7 @@ public final class AgentRoutes {
     private void localPart(Context ctx) {
         try {
             AgentDirectory.LocalPart part = directory.local(limit(ctx));
-            ObjectNode body = StrictJson.NODES.objectNode();
-            ArrayNode agents = body.putArray("agents");
-            part.best().forEach(a -> agents.add(a.toJson()));
-            body.put("agent_count", part.agentCount());
-            ctx.contentType("application/json").result(body.toString());
+            ctx.contentType("application/json").result(agents(part.best(), part.agentCount()).toString());
         } catch (AgentHistories.NotQueryableException e) {
             notReady(ctx);
         }
@@ -85,6 +78,15 @@ public final class AgentRoutes {
         } catch (AgentHistories.NotQueryableException e) {
             notReady(ctx);
         }
+    }
+
+    /** {"agents": [rows, best first], "agent_count": n}: the leaderboard and each instance's part of it. */
+    private static ObjectNode agents(List<AgentSummary> rows, long agentCount) {
+        ObjectNode body = StrictJson.NODES.objectNode();
+        ArrayNode agents = body.putArray("agents");
+        rows.forEach(a -> agents.add(a.toJson()));
+        body.put("agent_count", agentCount);
+        return body;
     }
 
     private static int limit(Context ctx) {

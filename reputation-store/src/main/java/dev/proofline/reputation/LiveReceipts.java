@@ -1,5 +1,6 @@
 package dev.proofline.reputation;
 
+import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.avro.Receipt;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.sse.SseClient;
@@ -19,14 +20,16 @@ import java.util.function.Consumer;
  * {@code receipts} event says how many receipts landed since the last tick and carries the newest
  * {@value #PER_TICK} of them, signed, for the page to check.
  */
-public final class LiveReceipts implements Consumer<Receipt>, AutoCloseable {
+public final class LiveReceipts implements Consumer<byte[]>, AutoCloseable {
     public static final String PATH = "/feed/receipts";
     static final int PER_TICK = 10;
     private static final long TICK_MILLIS = 500;
     private static final long KEEP_ALIVE_MILLIS = 15_000;
 
     private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
-    private final ArrayDeque<Receipt> newest = new ArrayDeque<>(PER_TICK);
+    private final AvroSerde<Receipt> receipts;
+    /** The newest records as read, decoded only when sent: most receipts are counted, never shown. */
+    private final ArrayDeque<byte[]> newest = new ArrayDeque<>(PER_TICK);
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "proofline-live-feed");
         t.setDaemon(true);
@@ -35,12 +38,13 @@ public final class LiveReceipts implements Consumer<Receipt>, AutoCloseable {
     private long landed;
     private long lastSentAt = System.currentTimeMillis();
 
-    public LiveReceipts() {
+    public LiveReceipts(AvroSerde<Receipt> receipts) {
+        this.receipts = receipts;
         ticker.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public synchronized void accept(Receipt receipt) {
+    public synchronized void accept(byte[] receipt) {
         landed++;
         if (newest.size() == PER_TICK) {
             newest.removeFirst();
@@ -58,10 +62,10 @@ public final class LiveReceipts implements Consumer<Receipt>, AutoCloseable {
 
     private void tick() {
         long count;
-        List<Receipt> batch;
+        List<Receipt> batch = new ArrayList<>(PER_TICK);
         synchronized (this) {
             count = landed;
-            batch = new ArrayList<>(newest);
+            newest.forEach(bytes -> batch.add(receipts.deserialize(bytes)));
             landed = 0;
             newest.clear();
         }

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,7 +36,7 @@ public final class ReceiptReplies implements AutoCloseable {
     private final AvroSerde<Receipt> receipts;
     private final ProoflineTopics topics;
     private final Map<String, CompletableFuture<Reply>> waiting = new ConcurrentHashMap<>();
-    private final List<java.util.function.Consumer<Receipt>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Consumer<byte[]>> listeners = new CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -67,8 +69,11 @@ public final class ReceiptReplies implements AutoCloseable {
         waiting.remove(correlationId);
     }
 
-    /** Also hands every committed receipt to this listener (the live feed), on the reader's thread. */
-    public void onEveryReceipt(java.util.function.Consumer<Receipt> listener) {
+    /**
+     * Also hands every committed receipt to this listener (the live feed), on the reader's thread,
+     * as the record's value: Avro in the Confluent wire format, decoded only if the listener needs it.
+     */
+    public void onEveryReceipt(Consumer<byte[]> listener) {
         listeners.add(listener);
     }
 
@@ -77,9 +82,8 @@ public final class ReceiptReplies implements AutoCloseable {
             while (running) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     boolean isReceipt = record.topic().equals(topics.receipts());
-                    Receipt receipt = isReceipt && record.value() != null ? receipts.deserialize(record.value()) : null;
-                    if (receipt != null) {
-                        listeners.forEach(listener -> listener.accept(receipt));
+                    if (isReceipt && record.value() != null) {
+                        listeners.forEach(listener -> listener.accept(record.value()));
                     }
                     Header header = record.headers().lastHeader(Headers.CORRELATION_ID);
                     if (header == null) {
@@ -88,7 +92,7 @@ public final class ReceiptReplies implements AutoCloseable {
                     CompletableFuture<Reply> caller = waiting.remove(new String(header.value(), StandardCharsets.UTF_8));
                     if (caller != null) {
                         caller.complete(isReceipt
-                                ? new Reply(true, receipt.getSignedJson())
+                                ? new Reply(true, receipts.deserialize(record.value()).getSignedJson())
                                 : new Reply(false, new String(record.value(), StandardCharsets.UTF_8)));
                     }
                 }
