@@ -93,7 +93,7 @@ public final class PipelineBench {
                         bench.requests[n % bench.requests.length]));
                 scores = bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
                 leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents"));
-                recent = bench.http("REST GET /agents/{id}/receipts", 50, 5_000, n -> get(url + "/agents/bench-agent-" + (n % 50) + "/receipts"));
+                recent = bench.http("REST GET /agents/{id}/receipts", 50, 2_000, n -> get(url + "/agents/bench-agent-" + (n % 50) + "/receipts"));
             }
             out.println();
             out.printf("bare Ed25519 sign, 1 thread     %,10.0f signs/s%n", signs);

