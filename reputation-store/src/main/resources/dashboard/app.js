@@ -151,7 +151,9 @@ async function showAgent(agentId) {
   for (const receipt of recent.receipts) {
     const valid = await verifyReceipt(receipt);
     rows.push(el('tr', { 'data-verification-id': receipt.verification_id },
-      el('td', {}, receipt.verified_at), el('td', {}, receipt.task_id), resultCell(receipt.result),
+      el('td', {}, el('a', { href: '/receipts/' + encodeURIComponent(receipt.verification_id), title: 'the signed receipt' },
+        receipt.verified_at)),
+      el('td', {}, receipt.task_id), resultCell(receipt.result),
       signatureCell(valid), el('td', {}, receipt.attestation ? receipt.attestation.key_version : ''),
       el('td', { class: 'summary' }, describe(receipt))));
   }

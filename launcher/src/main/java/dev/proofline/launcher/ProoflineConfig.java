@@ -47,7 +47,8 @@ public final class ProoflineConfig {
             new Setting("topics.partitions", "3", "partitions of the topics Proofline creates"),
             new Setting("topics.replication.factor", "1 embedded, else the broker default", "replicas of the topics Proofline creates"),
             new Setting("max.request.bytes", "1048576", "largest request accepted; larger ones are dead-lettered (413)"),
-            new Setting("verify.timeout.seconds", "10", "how long POST /verify/schema waits for its receipt before answering 504 receipt_pending"));
+            new Setting("verify.timeout.seconds", "10", "how long POST /verify/schema waits for its receipt before answering 504 receipt_pending"),
+            new Setting("receipts.index.retention.hours", "168", "how long GET /receipts/{verification_id} can find a receipt (the receipts topic must keep it as long)"));
 
     private final Map<String, String> values;
 

@@ -9,7 +9,9 @@ import dev.proofline.reputation.AgentRoutes;
 import dev.proofline.reputation.DashboardRoutes;
 import dev.proofline.reputation.DiscoveryDocuments;
 import dev.proofline.reputation.LiveReceipts;
+import dev.proofline.reputation.ReceiptIndex;
 import dev.proofline.reputation.ReceiptLog;
+import dev.proofline.reputation.ReceiptRoutes;
 import dev.proofline.reputation.DiscoveryRoutes;
 import dev.proofline.reputation.McpEndpoint;
 import dev.proofline.reputation.ReceiptReplies;
@@ -117,7 +119,8 @@ public final class ProoflineNode implements AutoCloseable {
 
             PrometheusMetrics metrics = resources.add(new PrometheusMetrics());
             StreamsBuilder builder = new StreamsBuilder();
-            ReputationTopology.addTo(builder, topics.receipts(), receipts, scores);
+            ReputationTopology.addTo(builder, topics.receipts(), receipts, scores,
+                    Duration.ofHours(config.getInt("receipts.index.retention.hours", 168)));
             Properties props = streamsProperties(config, bootstrap, dataDir, maxRequestBytes);
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + httpPort);
             KafkaStreams streams = new KafkaStreams(VerificationTopology.addTo(builder.build(), topics, engine, receipts,
@@ -150,6 +153,7 @@ public final class ProoflineNode implements AutoCloseable {
                 new VerifyRoutes(verification).mount(cfg);
                 new ScoreRoutes(scoreQueries, histories).mount(cfg);
                 new AgentRoutes(directory, histories, receiptLog).mount(cfg);
+                new ReceiptRoutes(new ReceiptIndex(streams, self), receiptLog).mount(cfg);
                 liveFeed.mount(cfg);
                 new DashboardRoutes().mount(cfg);
                 new DiscoveryRoutes(new DiscoveryDocuments(settings, keys), streams, healthAdmin, maxRequestBytes).mount(cfg);

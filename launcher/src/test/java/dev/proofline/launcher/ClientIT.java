@@ -109,6 +109,39 @@ class ClientIT {
     }
 
     @Test
+    void anyReceiptCanBeFetchedByItsVerificationIdExactlyAsSigned() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        try (ProoflineClient overKafka = ProoflineClient.overKafka(node.bootstrapServers(), node.httpUrl());
+             ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
+            // test- agents never score, but their receipts are indexed like any other
+            for (VerifiedReceipt receipt : List.of(overRest.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS),
+                    overKafka.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS))) {
+                java.net.http.HttpResponse<String> fetched = null;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (System.nanoTime() < deadline) { // the index follows the receipt through the reputation topology
+                    fetched = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                            node.httpUrl() + "/receipts/" + receipt.verificationId())).build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                    if (fetched.statusCode() == 200) {
+                        break;
+                    }
+                    Thread.sleep(200);
+                }
+                assertEquals(200, fetched.statusCode(), fetched.body());
+                assertEquals(receipt.signedJson(), fetched.body(), "byte for byte as signed");
+            }
+        }
+        java.net.http.HttpResponse<String> missing = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                node.httpUrl() + "/receipts/00000000-0000-3000-8000-000000000000")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, missing.statusCode());
+        var error = dev.proofline.attestor.StrictJson.parse(missing.body());
+        assertEquals("receipt_not_found", error.get("code").asString());
+        assertTrue(error.get("retryable").asBoolean());
+        assertEquals("2", missing.headers().firstValue("Retry-After").orElse(""));
+    }
+
+    @Test
     void receiptsFollowPrintsVerifiedReceiptsOfOneAgent() throws Exception {
         String mine = request("requests/invoice-final.json").replace("test-seller-invoice-agent", "followed-agent");
         try (ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {

@@ -118,6 +118,15 @@ class ScaleOutScriptIT {
                 }
                 assertEquals(requests, counted, url + ": every request sent is counted exactly once");
             }
+            // Any receipt by its id, from either instance: only one holds its index entry.
+            JsonNode recent = get(urls[0] + "/agents/invoice-agent-01/receipts").get("receipts");
+            assertTrue(recent.size() >= 3, recent.toString());
+            for (int i = 0; i < 3; i++) {
+                String id = recent.get(i).get("verification_id").asString();
+                for (String url : urls) {
+                    assertEquals(recent.get(i), get(url + "/receipts/" + id), url + " /receipts/" + id);
+                }
+            }
             AgentCardKeys keys = AgentCardKeys.of(urls[0]);
             for (int k = 1; k <= AGENTS; k++) {
                 String agent = String.format("invoice-agent-%02d", k);

@@ -1,12 +1,5 @@
 package dev.proofline.reputation;
 
-import dev.proofline.attestor.StrictJson;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +12,7 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Every agent, from any instance: each instance holds the histories of its own partitions, so the
@@ -40,7 +34,7 @@ public final class AgentDirectory {
 
     private final KafkaStreams streams;
     private final HostInfo self;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final InstanceClient instances = new InstanceClient();
 
     public AgentDirectory(KafkaStreams streams, HostInfo self) {
         this.streams = streams;
@@ -90,22 +84,10 @@ public final class AgentDirectory {
     }
 
     private LocalPart ask(HostInfo instance, int limit) {
-        URI uri = URI.create("http://" + instance.host() + ":" + instance.port() + INTERNAL_PATH + "?limit=" + limit);
-        try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() != 200) {
-                throw new AgentHistories.NotQueryableException(instance + " answered " + response.statusCode());
-            }
-            var body = StrictJson.parse(response.body());
-            List<AgentSummary> best = new ArrayList<>();
-            body.get("agents").forEach(row -> best.add(AgentSummary.fromJson(row)));
-            return new LocalPart(best, body.get("agent_count").asLong());
-        } catch (IOException e) {
-            throw new AgentHistories.NotQueryableException(instance + " is unreachable");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AgentHistories.NotQueryableException("interrupted");
-        }
+        JsonNode body = instances.get(instance, INTERNAL_PATH + "?limit=" + limit)
+                .orElseThrow(() -> new AgentHistories.NotQueryableException(instance + " has no agent directory"));
+        List<AgentSummary> best = new ArrayList<>();
+        body.get("agents").forEach(row -> best.add(AgentSummary.fromJson(row)));
+        return new LocalPart(best, body.get("agent_count").asLong());
     }
 }

@@ -21,6 +21,9 @@ public record AgentHistory(String agentId, long passed, long failed, String firs
 
     /** A recent receipt and where it is: partition and offset in the receipts topic (-1 when unknown). */
     public record RecentReceipt(String verificationId, String result, String verifiedAt, int partition, long offset) {
+        public ReceiptPosition position() {
+            return new ReceiptPosition(partition, offset);
+        }
     }
 
     /** The counts after the last receipt verified in the second {@code at} begins. */

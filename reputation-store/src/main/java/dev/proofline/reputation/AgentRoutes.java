@@ -63,7 +63,8 @@ public final class AgentRoutes {
         try {
             Optional<AgentHistory> history = agentId.isEmpty() || agentId.startsWith("test-")
                     ? Optional.empty() : histories.find(agentId);
-            List<AgentHistory.RecentReceipt> recent = history.map(AgentHistory::recent).orElse(List.of());
+            List<ReceiptPosition> recent = history.map(AgentHistory::recent).orElse(List.of()).stream()
+                    .map(AgentHistory.RecentReceipt::position).toList();
             List<Optional<Receipt>> read = log.read(recent);
             StringBuilder json = new StringBuilder("{\"agent_id\":").append(StrictJson.NODES.textNode(agentId))
                     .append(",\"receipts\":[");

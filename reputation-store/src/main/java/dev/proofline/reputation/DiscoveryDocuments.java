@@ -99,6 +99,11 @@ public final class DiscoveryDocuments {
                 "400", "Placeholder agent id", "503", "Not queryable during a rebalance")));
         paths.putObject("/reputation/{agent_id}").set("get", withAgentParameter(operation(
                 "The agent's plain pass/fail history", "200", "History", "400", "Placeholder agent id")));
+        ObjectNode receipt = operation("One signed receipt by its verification_id, exactly as signed", "200", "The signed receipt",
+                "404", "No such receipt (yet): receipt_not_found, retryable", "503", "An instance cannot answer now");
+        receipt.putArray("parameters").addObject().put("name", "verification_id").put("in", "path").put("required", true)
+                .putObject("schema").put("type", "string");
+        paths.putObject("/receipts/{verification_id}").set("get", receipt);
         paths.putObject("/agents").set("get", operation("Leaderboard: every agent's score, pass rate, counts and last "
                 + "verification, best first (query parameter limit, default 50)", "200", "Leaderboard", "503", "Not queryable during a rebalance"));
         paths.putObject("/agents/{agent_id}/receipts").set("get", withAgentParameter(operation(
@@ -145,6 +150,7 @@ public final class DiscoveryDocuments {
         links.put("verify", url("/verify/schema"));
         links.put("score", url("/score/{agent_id}"));
         links.put("reputation", url("/reputation/{agent_id}"));
+        links.put("receipt", url("/receipts/{verification_id}"));
         links.put("agents", url("/agents"));
         links.put("dashboard", url("/dashboard"));
         links.put("live_feed", url(LiveReceipts.PATH));
@@ -168,6 +174,7 @@ public final class DiscoveryDocuments {
                 + "submitted_output, rules?, bounds?, enforce_rules?, strict_content_check?, detail?}; answer: the signed receipt\n");
         text.append("- GET ").append(url("/score/{agent_id}")).append(": signed trust score (Wilson lower bound of the pass rate)\n");
         text.append("- GET ").append(url("/reputation/{agent_id}")).append(": plain pass/fail history and score over time\n");
+        text.append("- GET ").append(url("/receipts/{verification_id}")).append(": one signed receipt (after a 504 receipt_pending, for example)\n");
         text.append("- GET ").append(url("/agents")).append(": leaderboard of every agent, best first\n");
         text.append("- GET ").append(url("/agents/{agent_id}/receipts")).append(": the agent's recent signed receipts\n");
         text.append("- GET ").append(url(LiveReceipts.PATH)).append(": live receipts (server-sent events)\n");

@@ -45,35 +45,31 @@ public final class ReceiptLog implements AutoCloseable {
      * (retention removed it) or its position is unknown. Records read on the way that are also wanted
      * are kept, so receipts close together cost one fetch.
      */
-    public synchronized List<Optional<Receipt>> read(List<AgentHistory.RecentReceipt> positions) {
-        Map<Position, Receipt> found = new HashMap<>();
+    public synchronized List<Optional<Receipt>> read(List<ReceiptPosition> positions) {
+        Map<ReceiptPosition, Receipt> found = new HashMap<>();
         // Oldest first: one fetch from the oldest usually brings the newer ones along.
-        List<AgentHistory.RecentReceipt> oldestFirst = positions.stream()
-                .sorted(Comparator.comparingInt(AgentHistory.RecentReceipt::partition)
-                        .thenComparingLong(AgentHistory.RecentReceipt::offset))
+        List<ReceiptPosition> oldestFirst = positions.stream()
+                .sorted(Comparator.comparingInt(ReceiptPosition::partition).thenComparingLong(ReceiptPosition::offset))
                 .toList();
-        for (AgentHistory.RecentReceipt wanted : oldestFirst) {
-            if (wanted.partition() < 0 || found.containsKey(new Position(wanted.partition(), wanted.offset()))) {
+        for (ReceiptPosition wanted : oldestFirst) {
+            if (wanted.partition() < 0 || found.containsKey(wanted)) {
                 continue;
             }
             TopicPartition partition = new TopicPartition(topic, wanted.partition());
             consumer.assign(List.of(partition));
             consumer.seek(partition, wanted.offset());
             long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (!found.containsKey(new Position(wanted.partition(), wanted.offset())) && System.nanoTime() < deadline
+            while (!found.containsKey(wanted) && System.nanoTime() < deadline
                     && consumer.position(partition) <= wanted.offset()) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.value() != null && positions.stream().anyMatch(
-                            p -> p.partition() == record.partition() && p.offset() == record.offset())) {
-                        found.put(new Position(record.partition(), record.offset()), receipts.deserialize(record.value()));
+                    ReceiptPosition position = new ReceiptPosition(record.partition(), record.offset());
+                    if (record.value() != null && positions.contains(position)) {
+                        found.put(position, receipts.deserialize(record.value()));
                     }
                 }
             }
         }
-        return positions.stream().map(p -> Optional.ofNullable(found.get(new Position(p.partition(), p.offset())))).toList();
-    }
-
-    private record Position(int partition, long offset) {
+        return positions.stream().map(p -> Optional.ofNullable(found.get(p))).toList();
     }
 
     @Override

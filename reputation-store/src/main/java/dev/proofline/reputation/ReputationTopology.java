@@ -2,22 +2,26 @@ package dev.proofline.reputation;
 
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
+import java.time.Duration;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * SPEC section 5 as a KTable: {@code receipts} (keyed by agent id) → counted receipts only →
+ * SPEC section 5 as a KTable: {@code receipts} (keyed by agent id) → every receipt indexed by
+ * verification id ({@code receipt-index}) → counted receipts only →
  * {@code agent-history} store, backed by its changelog and queryable → every change published to
  * the compacted {@code agent-scores} topic. It reads nothing but the receipts topic, so replaying
  * receipts into a fresh application id rebuilds the same scores.
@@ -25,16 +29,24 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 public final class ReputationTopology {
     public static final String STORE = "agent-history";
     public static final String SCORES_TOPIC = "agent-scores";
+    /** verification id → where its receipt is in the receipts topic, kept for the configured retention. */
+    public static final String RECEIPT_INDEX = "receipt-index";
 
     private ReputationTopology() {
     }
 
     public static KTable<String, AgentHistory> addTo(StreamsBuilder builder, String receiptsTopic,
-                                                     Serde<Receipt> receipts, Serde<ScoreUpdate> scores) {
+                                                     Serde<Receipt> receipts, Serde<ScoreUpdate> scores,
+                                                     Duration indexRetention) {
+        builder.addStateStore(Stores.windowStoreBuilder(
+                Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false),
+                Serdes.String(), new ReceiptPosition.ReceiptPositionSerde()));
         KTable<String, AgentHistory> histories = builder
                 .stream(receiptsTopic, Consumed.with(Serdes.String(), receipts))
-                .filter((key, receipt) -> receipt != null && AgentHistory.counts(receipt))
-                .processValues(ReceiptPositions::new)
+                .filter((key, receipt) -> receipt != null)
+                // Every receipt, test- agents too, is indexed by verification id; then only counted ones score.
+                .processValues(ReceiptPositions::new, RECEIPT_INDEX)
+                .filter((key, positioned) -> AgentHistory.counts(positioned.receipt()))
                 // Receipts are keyed by agent id whenever there is one (Receipts.key), so no repartition,
                 // and the grouping serde is never used.
                 .groupByKey(Grouped.<String, PositionedReceipt>with(Serdes.String(), null))
@@ -53,13 +65,19 @@ public final class ReputationTopology {
     record PositionedReceipt(Receipt receipt, int partition, long offset) {
     }
 
-    /** Attaches the record's partition and offset, which the DSL's aggregator cannot see. */
+    /**
+     * Attaches the record's partition and offset, which the DSL's aggregator cannot see, and indexes
+     * the receipt's verification id by that position (windowed by the record's time, so the index
+     * forgets after its retention).
+     */
     private static final class ReceiptPositions implements FixedKeyProcessor<String, Receipt, PositionedReceipt> {
         private FixedKeyProcessorContext<String, PositionedReceipt> context;
+        private WindowStore<String, ReceiptPosition> index;
 
         @Override
         public void init(FixedKeyProcessorContext<String, PositionedReceipt> context) {
             this.context = context;
+            this.index = context.getStateStore(RECEIPT_INDEX);
         }
 
         @Override
@@ -67,6 +85,9 @@ public final class ReputationTopology {
             var metadata = context.recordMetadata();
             int partition = metadata.map(m -> m.partition()).orElse(-1);
             long offset = metadata.map(m -> m.offset()).orElse(-1L);
+            if (partition >= 0) {
+                index.put(record.value().getVerificationId(), new ReceiptPosition(partition, offset), record.timestamp());
+            }
             context.forward(record.withValue(new PositionedReceipt(record.value(), partition, offset)));
         }
     }

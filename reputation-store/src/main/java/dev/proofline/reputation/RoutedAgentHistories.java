@@ -1,14 +1,7 @@
 package dev.proofline.reputation;
 
-import dev.proofline.attestor.StrictJson;
-import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -28,7 +21,7 @@ public final class RoutedAgentHistories implements AgentHistories {
     private final KafkaStreams streams;
     private final HostInfo self;
     private final LocalAgentHistories local;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final InstanceClient instances = new InstanceClient();
 
     public RoutedAgentHistories(KafkaStreams streams, HostInfo self) {
         this.streams = streams;
@@ -54,21 +47,7 @@ public final class RoutedAgentHistories implements AgentHistories {
     }
 
     private Optional<AgentHistory> ask(HostInfo owner, String agentId) {
-        URI uri = URI.create("http://" + owner.host() + ":" + owner.port() + INTERNAL_PATH
-                + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20"));
-        try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            return switch (response.statusCode()) {
-                case 200 -> Optional.of(AgentHistorySerde.fromJson(StrictJson.parse(response.body())));
-                case 404 -> Optional.empty();
-                default -> throw new NotQueryableException("the owning instance answered " + response.statusCode());
-            };
-        } catch (IOException e) {
-            throw new NotQueryableException("the owning instance " + owner + " is unreachable");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new NotQueryableException("interrupted");
-        }
+        return instances.get(owner, INTERNAL_PATH + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20"))
+                .map(AgentHistorySerde::fromJson);
     }
 }

@@ -49,7 +49,7 @@ class ReputationTopologyTest {
 
     private TopologyTestDriver driver(String applicationId) {
         StreamsBuilder builder = new StreamsBuilder();
-        ReputationTopology.addTo(builder, "receipts", receipts, scores);
+        ReputationTopology.addTo(builder, "receipts", receipts, scores, java.time.Duration.ofDays(7));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -109,6 +109,24 @@ class ReputationTopologyTest {
             ScoreUpdate last = published.get(published.size() - 1).value;
             assertEquals(TrustScore.rounded(TrustScore.of(last.getPassed(), last.getFailed())), last.getTrustScore());
             assertEquals(TrustScore.METHOD, last.getScoreMethod());
+        }
+    }
+
+    @Test
+    void everyReceiptIsIndexedByVerificationIdWithItsPositionTestAndNullAgentsToo() {
+        try (TopologyTestDriver driver = driver("rep-index")) {
+            fold(driver);
+            org.apache.kafka.streams.state.WindowStore<String, ReceiptPosition> index =
+                    driver.getWindowStore(ReputationTopology.RECEIPT_INDEX);
+            for (var expected : Map.of("id-0", 0L, "id-28", 28L, "id-40", 30L, "id-41", 31L).entrySet()) {
+                try (var found = index.fetch(expected.getKey(), Instant.EPOCH, Instant.now().plusSeconds(86_400))) {
+                    assertTrue(found.hasNext(), expected.getKey());
+                    assertEquals(new ReceiptPosition(0, expected.getValue()), found.next().value, expected.getKey());
+                }
+            }
+            try (var none = index.fetch("id-unknown", Instant.EPOCH, Instant.now().plusSeconds(86_400))) {
+                assertFalse(none.hasNext());
+            }
         }
     }
 

@@ -41,7 +41,12 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
 
     public static ErrorDocument receiptPending(String verificationId, int retryAfterSeconds) {
         return new ErrorDocument(ErrorCode.RECEIPT_PENDING, "The request was accepted; its receipt was not ready in time. "
-                + "It will be published on the receipts topic with verification_id " + verificationId + ".", List.of(),
+                + "It will be published on the receipts topic with verification_id " + verificationId
+                + "; GET /receipts/" + verificationId + " returns it once it is.", List.of(), retryAfterSeconds);
+    }
+
+    public static ErrorDocument receiptNotFound(int retryAfterSeconds) {
+        return new ErrorDocument(ErrorCode.RECEIPT_NOT_FOUND, "No receipt with this verification_id (yet).", List.of(),
                 retryAfterSeconds);
     }
 
