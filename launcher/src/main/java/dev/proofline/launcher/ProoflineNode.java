@@ -127,10 +127,13 @@ public final class ProoflineNode implements AutoCloseable {
                     Clock.systemUTC(), metrics), props);
             metrics.bind(streams);
 
-            KafkaProducer<String, byte[]> frontDoor = resources.add(frontDoorProducer(client, maxRequestBytes));
+            Duration verifyTimeout = Duration.ofSeconds(config.getInt("verify.timeout.seconds", 10));
+            KafkaProducer<String, byte[]> frontDoor = frontDoorProducer(client, maxRequestBytes, verifyTimeout);
+            // Bounded: with the cluster gone, a plain close() waits for every unsent request's delivery timeout.
+            resources.add(() -> frontDoor.close(Duration.ofSeconds(5)));
             ReceiptReplies replies = resources.add(new ReceiptReplies(client, topics, receipts));
             VerificationFrontDoor verification = new VerificationFrontDoor(engine.parser(), frontDoor, replies,
-                    topics.input(), Duration.ofSeconds(config.getInt("verify.timeout.seconds", 10)));
+                    topics.input(), verifyTimeout);
             Admin healthAdmin = resources.add(Admin.create(client));
             HostInfo self = new HostInfo(host, httpPort);
             RoutedAgentHistories histories = new RoutedAgentHistories(streams, self);
@@ -214,9 +217,12 @@ public final class ProoflineNode implements AutoCloseable {
         return url.isPresent() ? new RestSchemaRegistryClient(url.get()) : resources.add(RegistryStore.open(client, replication));
     }
 
-    private static KafkaProducer<String, byte[]> frontDoorProducer(Map<String, Object> client, int maxRequestBytes) {
+    private static KafkaProducer<String, byte[]> frontDoorProducer(Map<String, Object> client, int maxRequestBytes,
+                                                                   Duration verifyTimeout) {
         Map<String, Object> config = new HashMap<>(client);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
+        // A caller waits at most the verify timeout, so sending must not block longer on missing metadata.
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, verifyTimeout.toMillis());
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * maxRequestBytes + 65536);
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());

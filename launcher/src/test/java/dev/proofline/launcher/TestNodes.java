@@ -9,7 +9,15 @@ final class TestNodes {
     }
 
     static ProoflineNode start(String bootstrapServers, Path dir) throws Exception {
-        return ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", bootstrapServers,
-                "http.port", "0", "data.dir", dir.resolve("node").toString()), Map.of()), dir.resolve("unused"));
+        return start(bootstrapServers, dir, Map.of());
+    }
+
+    /** The same, with more settings ({@code verify.timeout.seconds}, ...). */
+    static ProoflineNode start(String bootstrapServers, Path dir, Map<String, String> settings) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put("bootstrap.servers", bootstrapServers);
+        all.put("http.port", "0");
+        all.put("data.dir", dir.resolve("node").toString());
+        return ProoflineNode.start(ProoflineConfig.load(all, Map.of()), dir.resolve("unused"));
     }
 }

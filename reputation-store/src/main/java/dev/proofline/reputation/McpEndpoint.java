@@ -1,6 +1,7 @@
 package dev.proofline.reputation;
 
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.engine.ErrorDocument;
 import io.javalin.config.JavalinConfig;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -69,16 +70,12 @@ public final class McpEndpoint implements AutoCloseable {
                                 "detail", Map.of("enum", List.of("full", "compact")))))
                 .build();
         return SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
+            byte[] body = StrictJson.MAPPER.writeValueAsBytes(request.arguments() == null ? Map.of() : request.arguments());
             try {
-                byte[] body = StrictJson.MAPPER.writeValueAsBytes(request.arguments() == null ? Map.of() : request.arguments());
                 return result(verification.verify(body));
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return result(new Answer(503, "{\"code\":\"not_ready\",\"message\":\"interrupted\",\"status\":503,"
-                        + "\"retryable\":true,\"charged\":false,\"retry_after\":1}"));
-            } catch (Exception e) {
-                return result(new Answer(503, "{\"code\":\"not_ready\",\"message\":\"the pipeline could not take the request\","
-                        + "\"status\":503,\"retryable\":true,\"charged\":false,\"retry_after\":1}"));
+                Thread.currentThread().interrupt(); // shutting down
+                return result(VerificationFrontDoor.error(ErrorDocument.notReady(1)));
             }
         }).build();
     }

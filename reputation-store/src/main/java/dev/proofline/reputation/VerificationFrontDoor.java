@@ -12,6 +12,9 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -20,10 +23,13 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * Verification for callers outside Kafka (REST and MCP): the request is checked first (413 over
  * the size limit, 422 when invalid, nothing published), then published to the input topic with a
  * correlation id, and the answer is the receipt the pipeline signs for it, read back from the
- * receipts topic. A timeout is 504 {@code receipt_pending}: the request is not lost.
+ * receipts topic. A timeout is 504 {@code receipt_pending}: the request is not lost. If Kafka does
+ * not take the request in time, the answer is 503 {@code broker_unavailable}, never a bare 500.
  */
 public final class VerificationFrontDoor {
+    private static final Logger LOG = LoggerFactory.getLogger(VerificationFrontDoor.class);
     private static final int RETRY_AFTER_SECONDS = 1;
+    private static final int BROKER_RETRY_AFTER_SECONDS = 5;
 
     private final RequestParser parser;
     private final KafkaProducer<String, byte[]> producer;
@@ -40,7 +46,7 @@ public final class VerificationFrontDoor {
         this.timeout = timeout;
     }
 
-    public Answer verify(byte[] body) throws InterruptedException, ExecutionException, TimeoutException {
+    public Answer verify(byte[] body) throws InterruptedException {
         ParseOutcome outcome = parser.parse(body);
         if (outcome instanceof ParseOutcome.Invalid invalid) {
             return error(invalid.error());
@@ -53,14 +59,17 @@ public final class VerificationFrontDoor {
         RecordMetadata written;
         try {
             written = producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
+        } catch (TimeoutException | ExecutionException | KafkaException e) {
             replies.forget(correlationId);
-            throw e;
+            LOG.warn("a REST/MCP request was not published: {}", e.getCause() != null ? e.getCause().toString() : e.toString());
+            return error(ErrorDocument.brokerUnavailable(BROKER_RETRY_AFTER_SECONDS));
         }
         try {
             ReceiptReplies.Reply answer = reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return answer.receipt() ? new Answer(200, answer.json())
                     : new Answer(StrictJson.parse(answer.json()).path("status").asInt(500), answer.json());
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a reply future never fails", e);
         } catch (TimeoutException e) {
             replies.forget(correlationId);
             String id = VerificationIds.of(written.topic(), written.partition(), written.offset()).toString();

@@ -1,5 +1,6 @@
 package dev.proofline.reputation;
 
+import dev.proofline.attestor.StrictJson;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 
@@ -18,8 +19,8 @@ public final class VerifyRoutes {
 
     private void verify(Context ctx) throws Exception {
         Answer answer = frontDoor.verify(ctx.bodyAsBytes());
-        if (answer.status() == 504) {
-            ctx.header("Retry-After", "1");
+        if (answer.status() == 504 || answer.status() == 503) {
+            ctx.header("Retry-After", Integer.toString(StrictJson.parse(answer.json()).path("retry_after").asInt(1)));
         }
         ctx.status(answer.status()).contentType("application/json").result(answer.json());
     }

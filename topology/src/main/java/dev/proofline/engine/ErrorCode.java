@@ -17,6 +17,8 @@ public enum ErrorCode {
             "Scores are being moved between instances (a rebalance) or restored; retry after retry_after seconds."),
     RECEIPT_PENDING("receipt_pending", 504, true, "retry_later",
             "The request was accepted and will be verified, but its receipt was not ready in time; it lands on the receipts topic under the verification_id the message names, and GET /receipts/{verification_id} returns it."),
+    BROKER_UNAVAILABLE("broker_unavailable", 503, true, "retry_later",
+            "Kafka did not acknowledge the request in time, so it was most likely not accepted (if it was, its receipt lands on the receipts topic like any other); retry after retry_after seconds."),
     RECEIPT_NOT_FOUND("receipt_not_found", 404, true, "retry_later",
             "No receipt has this verification_id: it may still be in the pipeline (retry shortly), its request may have been refused (dead-letter topic), or it is older than the receipt index keeps.");
 

@@ -45,6 +45,11 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
                 + "; GET /receipts/" + verificationId + " returns it once it is.", List.of(), retryAfterSeconds);
     }
 
+    public static ErrorDocument brokerUnavailable(int retryAfterSeconds) {
+        return new ErrorDocument(ErrorCode.BROKER_UNAVAILABLE, "Kafka did not acknowledge the request in time.", List.of(),
+                retryAfterSeconds);
+    }
+
     public static ErrorDocument receiptNotFound(int retryAfterSeconds) {
         return new ErrorDocument(ErrorCode.RECEIPT_NOT_FOUND, "No receipt with this verification_id (yet).", List.of(),
                 retryAfterSeconds);
