@@ -73,10 +73,14 @@ await() {
 
 start broker broker --data-dir "$base/broker" --kafka-port "$kafka_port"
 await broker "Kafka broker ready"
+# Instance 2 uses instance 1's schema registry over its REST API (schema.registry.url), as both
+# compose instances use the Confluent registry; instance 1 serves its embedded one.
+registry=()
 for n in 1 2; do
   start "node-$n" up --bootstrap-servers "127.0.0.1:$kafka_port" --data-dir "$base/node-$n" \
-    --keys-dir "$base/keys" --http-port "${http[$((n - 1))]}" --topics-partitions "$partitions"
+    --keys-dir "$base/keys" --http-port "${http[$((n - 1))]}" --topics-partitions "$partitions" "${registry[@]}"
   await "node-$n" "Proofline ready"
+  registry=(--schema-registry-url "http://127.0.0.1:${http[0]}")
 done
 
 "$proofline" load --bootstrap-servers "127.0.0.1:$kafka_port" --rate "$rate" --duration "$duration" \

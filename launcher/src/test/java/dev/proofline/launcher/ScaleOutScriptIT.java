@@ -35,8 +35,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * scripts/scale-out.sh as a user runs it: one broker, two instances, the load generator, all real
- * processes. Both instances process partitions, every request sent is counted exactly once, both
- * answer the same signed scores for every agent, and SIGTERM to the script stops every process.
+ * processes. Both instances process partitions (the second through the first's schema registry,
+ * over REST), every request sent is counted exactly once, both answer the same signed scores and
+ * receipts, and SIGTERM to the script stops every process.
  */
 class ScaleOutScriptIT {
     private static final int AGENTS = 5;
@@ -118,6 +119,11 @@ class ScaleOutScriptIT {
                 }
                 assertEquals(requests, counted, url + ": every request sent is counted exactly once");
             }
+            // Instance 2 works through instance 1's registry over REST: it serves none itself.
+            assertTrue(get(urls[0] + "/subjects").toString().contains("receipts-value"));
+            assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(urls[1] + "/subjects")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode());
+
             // Any receipt by its id, from either instance: only one holds its index entry.
             JsonNode recent = get(urls[0] + "/agents/invoice-agent-01/receipts").get("receipts");
             assertTrue(recent.size() >= 3, recent.toString());
