@@ -3,11 +3,14 @@ package dev.proofline.reputation;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.avro.Receipt;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -17,12 +20,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Reads signed receipts back from the receipts topic by position: the topic is the store, and an
  * agent's history remembers where its recent receipts are. Any instance can read any partition,
- * so no forwarding is needed. One consumer, no group, committed records only.
+ * so no forwarding is needed. A few consumers (no group, committed records only), each used by one
+ * read at a time: a read mostly waits on the broker, so reads run side by side.
  */
 public final class ReceiptLog implements AutoCloseable {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(3);
+    static final int READERS = 4;
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final BlockingQueue<KafkaConsumer<byte[], byte[]>> idle = new ArrayBlockingQueue<>(READERS);
+    private final List<KafkaConsumer<byte[], byte[]>> all = new ArrayList<>(READERS);
     private final String topic;
     private final AvroSerde<Receipt> receipts;
 
@@ -35,7 +41,11 @@ public final class ReceiptLog implements AutoCloseable {
         // After each poll the consumer prefetches past the end of the partition, and the broker holds
         // that fetch for fetch.max.wait.ms; the next seek must wait for it. Keep the wait short.
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 1);
-        this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        for (int i = 0; i < READERS; i++) {
+            KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            all.add(consumer);
+            idle.add(consumer);
+        }
         this.topic = topic;
         this.receipts = receipts;
     }
@@ -45,7 +55,22 @@ public final class ReceiptLog implements AutoCloseable {
      * (retention removed it) or its position is unknown. Records read on the way that are also wanted
      * are kept, so receipts close together cost one fetch.
      */
-    public synchronized List<Optional<Receipt>> read(List<ReceiptPosition> positions) {
+    public List<Optional<Receipt>> read(List<ReceiptPosition> positions) {
+        KafkaConsumer<byte[], byte[]> consumer;
+        try {
+            consumer = idle.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return positions.stream().map(p -> Optional.<Receipt>empty()).toList();
+        }
+        try {
+            return read(consumer, positions);
+        } finally {
+            idle.add(consumer);
+        }
+    }
+
+    private List<Optional<Receipt>> read(KafkaConsumer<byte[], byte[]> consumer, List<ReceiptPosition> positions) {
         Map<ReceiptPosition, Receipt> found = new HashMap<>();
         // Oldest first: one fetch from the oldest usually brings the newer ones along.
         List<ReceiptPosition> oldestFirst = positions.stream()
@@ -72,8 +97,9 @@ public final class ReceiptLog implements AutoCloseable {
         return positions.stream().map(p -> Optional.ofNullable(found.get(p))).toList();
     }
 
+    /** Closes every consumer; the HTTP server has stopped by then, so none is in use. */
     @Override
-    public synchronized void close() {
-        consumer.close();
+    public void close() {
+        all.forEach(KafkaConsumer::close);
     }
 }
