@@ -212,10 +212,14 @@ function startFeed() {
   const source = new EventSource('/feed/receipts');
   source.onopen = () => { status.textContent = 'feed: live'; status.className = 'status ok'; };
   source.onerror = () => { status.textContent = 'feed: reconnecting…'; status.className = 'status bad'; };
+  const rate = document.getElementById('feed-rate');
+  let quiet = null;
   source.addEventListener('receipts', async event => {
     const batch = JSON.parse(event.data);
     document.getElementById('feed-empty').hidden = true;
-    document.getElementById('feed-rate').textContent = (batch.count * 2) + ' receipts/s';
+    rate.textContent = (batch.count * 2) + ' receipts/s'; // the server ticks twice a second
+    clearTimeout(quiet);
+    quiet = setTimeout(() => { rate.textContent = ''; }, 2000); // no tick: nothing landed
     for (const receipt of batch.receipts) {
       const valid = await verifyReceipt(receipt);
       const mark = valid === true ? el('span', { class: 'verified', title: 'signature verified' }, '✓ ')
