@@ -1,0 +1,73 @@
+package dev.proofline.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.AttestationContext;
+import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.ReceiptVerifier;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.client.AgentCardKeys;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The REST caller's whole path when the pipeline is slower than it waits: the pipeline commits
+ * every 4 s, the front door waits 1 s, so the answer is 504 receipt_pending naming the
+ * verification_id; GET /receipts/{verification_id} then returns the signed receipt once committed.
+ */
+class ReceiptPendingIT {
+    private static final Pattern ID = Pattern.compile("verification_id ([0-9a-f-]{36})");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aReceiptThatWasPendingIsFetchedByItsIdOnceCommitted() throws Exception {
+        try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
+             ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp,
+                     Map.of("verify.timeout.seconds", "1", "streams.commit.interval.ms", "4000"))) {
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> pending = http.send(HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                    .POST(HttpRequest.BodyPublishers.ofFile(Conformance.file("requests/invoice-final.json"))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(504, pending.statusCode(), pending.body());
+            JsonNode error = StrictJson.parse(pending.body());
+            assertEquals("receipt_pending", error.get("code").asString());
+            assertTrue(pending.headers().firstValue("Retry-After").isPresent());
+            Matcher id = ID.matcher(error.get("message").asString());
+            assertTrue(id.find(), error.toString());
+            String verificationId = id.group(1);
+            assertTrue(error.get("message").asString().contains("GET /receipts/" + verificationId));
+
+            HttpResponse<String> fetched = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < deadline) {
+                fetched = http.send(HttpRequest.newBuilder(URI.create(node.httpUrl() + "/receipts/" + verificationId)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (fetched.statusCode() == 200) {
+                    break;
+                }
+                assertEquals("receipt_not_found", StrictJson.parse(fetched.body()).get("code").asString(), "until committed");
+                Thread.sleep(250);
+            }
+            assertEquals(200, fetched.statusCode(), fetched.body());
+            JsonNode receipt = StrictJson.parse(fetched.body());
+            assertEquals(verificationId, receipt.get("verification_id").asString());
+            assertEquals("pass", receipt.get("result").asString());
+            ReceiptVerifier verifier = new ReceiptVerifier(AgentCardKeys.of(node.httpUrl())
+                    .forVersion(receipt.get("attestation").get("key_version").asString()));
+            assertTrue(verifier.verifySignature(receipt, AttestationContext.VERIFY).valid());
+        }
+    }
+}
