@@ -100,8 +100,6 @@ public final class AgentRoutes {
     }
 
     private static void notReady(Context ctx) {
-        Answer answer = VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS));
-        ctx.header("Retry-After", Integer.toString(ScoreQueries.RETRY_AFTER_SECONDS));
-        ctx.status(answer.status()).contentType("application/json").result(answer.json());
+        VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS)).writeTo(ctx);
     }
 }

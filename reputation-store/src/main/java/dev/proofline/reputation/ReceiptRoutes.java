@@ -34,10 +34,10 @@ public final class ReceiptRoutes {
             if (receipt.isPresent()) {
                 ctx.contentType("application/json").result(receipt.get().getSignedJson());
             } else {
-                send(ctx, VerificationFrontDoor.error(ErrorDocument.receiptNotFound(ScoreQueries.RETRY_AFTER_SECONDS)));
+                VerificationFrontDoor.error(ErrorDocument.receiptNotFound(ScoreQueries.RETRY_AFTER_SECONDS)).writeTo(ctx);
             }
         } catch (AgentHistories.NotQueryableException e) {
-            send(ctx, VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS)));
+            VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS)).writeTo(ctx);
         }
     }
 
@@ -52,14 +52,7 @@ public final class ReceiptRoutes {
                 ctx.status(404);
             }
         } catch (AgentHistories.NotQueryableException e) {
-            send(ctx, VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS)));
+            VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS)).writeTo(ctx);
         }
-    }
-
-    private static void send(Context ctx, Answer answer) {
-        if (answer.status() == 503 || answer.status() == 404) {
-            ctx.header("Retry-After", Integer.toString(ScoreQueries.RETRY_AFTER_SECONDS));
-        }
-        ctx.status(answer.status()).contentType("application/json").result(answer.json());
     }
 }

@@ -18,10 +18,10 @@ public final class ScoreRoutes {
     }
 
     public void mount(JavalinConfig cfg) {
-        cfg.routes.get("/score/{agent_id}", ctx -> send(ctx, queries.score(ctx.pathParam("agent_id"))));
-        cfg.routes.get("/reputation/{agent_id}", ctx -> send(ctx, queries.reputation(ctx.pathParam("agent_id"))));
-        cfg.routes.get("/score/", ctx -> send(ctx, queries.score("")));
-        cfg.routes.get("/reputation/", ctx -> send(ctx, queries.reputation("")));
+        cfg.routes.get("/score/{agent_id}", ctx -> queries.score(ctx.pathParam("agent_id")).writeTo(ctx));
+        cfg.routes.get("/reputation/{agent_id}", ctx -> queries.reputation(ctx.pathParam("agent_id")).writeTo(ctx));
+        cfg.routes.get("/score/", ctx -> queries.score("").writeTo(ctx));
+        cfg.routes.get("/reputation/", ctx -> queries.reputation("").writeTo(ctx));
         cfg.routes.get(RoutedAgentHistories.INTERNAL_PATH + "{agent_id}", this::internalHistory);
     }
 
@@ -35,14 +35,8 @@ public final class ScoreRoutes {
                 ctx.status(404);
             }
         } catch (AgentHistories.NotQueryableException e) {
-            send(ctx, VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS)));
+            VerificationFrontDoor.error(ErrorDocument.notReady(ScoreQueries.RETRY_AFTER_SECONDS)).writeTo(ctx);
         }
     }
 
-    private static void send(Context ctx, Answer answer) {
-        if (answer.status() == 503) {
-            ctx.header("Retry-After", Integer.toString(ScoreQueries.RETRY_AFTER_SECONDS));
-        }
-        ctx.status(answer.status()).contentType("application/json").result(answer.json());
-    }
 }

@@ -1,6 +1,5 @@
 package dev.proofline.reputation;
 
-import dev.proofline.attestor.StrictJson;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 
@@ -18,10 +17,6 @@ public final class VerifyRoutes {
     }
 
     private void verify(Context ctx) throws Exception {
-        Answer answer = frontDoor.verify(ctx.bodyAsBytes());
-        if (answer.status() == 504 || answer.status() == 503) {
-            ctx.header("Retry-After", Integer.toString(StrictJson.parse(answer.json()).path("retry_after").asInt(1)));
-        }
-        ctx.status(answer.status()).contentType("application/json").result(answer.json());
+        frontDoor.verify(ctx.bodyAsBytes()).writeTo(ctx);
     }
 }
