@@ -4,6 +4,7 @@ import dev.proofline.attestor.StrictJson;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import tools.jackson.databind.node.ArrayNode;
@@ -50,7 +51,7 @@ public final class InvoiceRequests {
         invoice.put("issued_to", "buyer-" + (1 + random.nextInt(400)));
         int lines = (defect == Defect.DUPLICATE_SKU ? 2 : 1) + random.nextInt(5);
         List<String> skus = new ArrayList<>(List.of(SKUS));
-        java.util.Collections.shuffle(skus, random);
+        Collections.shuffle(skus, random);
         ArrayNode items = invoice.putArray("line_items");
         BigDecimal total = BigDecimal.ZERO;
         for (int i = 0; i < lines; i++) {

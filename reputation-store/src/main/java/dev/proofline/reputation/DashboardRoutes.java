@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -14,10 +15,17 @@ import java.util.Map;
  * signature itself with WebCrypto's Ed25519.
  */
 public final class DashboardRoutes {
-    private static final Map<String, String> ASSETS = Map.of(
+    private static final Map<String, String> TYPES = Map.of(
             "index.html", "text/html; charset=utf-8",
             "app.js", "text/javascript; charset=utf-8",
             "app.css", "text/css; charset=utf-8");
+
+    /** Read once from the jar: the files never change while the server runs. */
+    private final Map<String, byte[]> assets = new HashMap<>();
+
+    public DashboardRoutes() {
+        TYPES.keySet().forEach(name -> assets.put(name, read(name)));
+    }
 
     public void mount(JavalinConfig cfg) {
         cfg.routes.get("/dashboard", ctx -> asset(ctx, "index.html"));
@@ -25,13 +33,13 @@ public final class DashboardRoutes {
         cfg.routes.get("/dashboard/{asset}", ctx -> asset(ctx, ctx.pathParam("asset")));
     }
 
-    private static void asset(Context ctx, String name) {
-        String type = ASSETS.get(name);
-        if (type == null) {
+    private void asset(Context ctx, String name) {
+        byte[] content = assets.get(name);
+        if (content == null) {
             ctx.status(404).result("no such dashboard file");
             return;
         }
-        ctx.contentType(type).header("Cache-Control", "no-cache").result(read(name));
+        ctx.contentType(TYPES.get(name)).header("Cache-Control", "no-cache").result(content);
     }
 
     private static byte[] read(String name) {

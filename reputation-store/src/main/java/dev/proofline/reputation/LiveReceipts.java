@@ -62,13 +62,15 @@ public final class LiveReceipts implements Consumer<byte[]>, AutoCloseable {
 
     private void tick() {
         long count;
-        List<Receipt> batch = new ArrayList<>(PER_TICK);
+        List<byte[]> records;
         synchronized (this) {
             count = landed;
-            newest.forEach(bytes -> batch.add(receipts.deserialize(bytes)));
+            records = new ArrayList<>(newest);
             landed = 0;
             newest.clear();
         }
+        // Decoded outside the lock: the reader thread that fills it is never held up.
+        List<Receipt> batch = records.stream().map(receipts::deserialize).toList();
         long now = System.currentTimeMillis();
         if (count > 0) {
             send("receipts", event(count, batch));
