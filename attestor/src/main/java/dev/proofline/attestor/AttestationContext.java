@@ -2,7 +2,7 @@ package dev.proofline.attestor;
 
 /**
  * What a signature attests to. The strings are the reference service's, kept verbatim so verifier
- * code written for it verifies Proofline's answers unchanged (SPEC section 4).
+ * code written for it verifies Proofline's answers unchanged ({@code docs/signing.md}).
  */
 public enum AttestationContext {
     VERIFY("json-schema-verifier/verify-schema-attestation/v1"),

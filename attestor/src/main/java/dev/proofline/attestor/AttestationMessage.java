@@ -4,7 +4,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The bytes that are signed (SPEC section 4): the RFC 8785 form of
+ * The bytes that are signed ({@code docs/signing.md}): the RFC 8785 form of
  * {@code {"context", "algorithm", "key_version", "attested_at", "response"}}, where the response is
  * the whole answer without its {@code attestation} field.
  */

@@ -8,7 +8,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The object {@code request_hash} is computed over: exactly the eight request keys, every default
- * filled in, so that two requests that mean the same thing hash the same (SPEC section 3).
+ * filled in, so that two requests that mean the same thing hash the same ({@code docs/hashes.md}).
  * {@code detail} is left out: it shapes the answer, not the verification.
  */
 public final class CanonicalRequest {

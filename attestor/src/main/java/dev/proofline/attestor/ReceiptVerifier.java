@@ -8,7 +8,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Checks a signed answer with nothing but the answer and the public key (SPEC section 4): rebuild
+ * Checks a signed answer with nothing but the answer and the public key ({@code docs/signing.md}): rebuild
  * the signed message from the answer without its {@code attestation}, check the Ed25519 signature,
  * then optionally recompute the request hashes and compare them one by one.
  */

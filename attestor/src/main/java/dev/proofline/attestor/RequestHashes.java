@@ -5,7 +5,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The four hashes of a verification request (SPEC section 3), each lowercase hex SHA-256 over the
+ * The four hashes of a verification request ({@code docs/hashes.md}), each lowercase hex SHA-256 over the
  * RFC 8785 form of:
  * <ul>
  *   <li>{@code output_hash}: {@code submitted_output};</li>

@@ -5,7 +5,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import tools.jackson.databind.JsonNode;
 
-/** Lowercase hex SHA-256 of a value's RFC 8785 canonical UTF-8 bytes (SPEC section 3). */
+/** Lowercase hex SHA-256 of a value's RFC 8785 canonical UTF-8 bytes ({@code docs/hashes.md}). */
 public final class Sha256 {
     private Sha256() {
     }

@@ -2,7 +2,7 @@ package dev.proofline.cli;
 
 import dev.proofline.launcher.Progress;
 import dev.proofline.load.LoadGenerator;
-import dev.proofline.schemas.Topics;
+import dev.proofline.contract.Topics;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +27,7 @@ final class LoadCommand implements Command {
                     Integer.parseInt(args.option("agents", "8")),
                     Double.parseDouble(args.option("fail-ratio", "0.2")),
                     Long.parseLong(args.option("seed", Long.toString(System.currentTimeMillis()))),
-                    args.option("topic", Topics.INPUT));
+                    args.option("topic", Topics.DEFAULT_INPUT));
         } catch (NumberFormatException e) {
             throw new UsageException("--rate, --duration, --agents, --fail-ratio and --seed take numbers");
         } catch (IllegalArgumentException e) {

@@ -5,7 +5,7 @@ import dev.proofline.client.InvalidReceiptException;
 import dev.proofline.client.VerifiedReceipt;
 import dev.proofline.client.VerifiedReceiptStream;
 import dev.proofline.schemas.RestSchemaRegistryClient;
-import dev.proofline.schemas.Topics;
+import dev.proofline.contract.Topics;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +59,7 @@ final class ReceiptsCommand implements Command {
             }
         };
         try (VerifiedReceiptStream stream = new VerifiedReceiptStream(
-                Map.of("bootstrap.servers", args.option("bootstrap-servers", "127.0.0.1:9092")), Topics.RECEIPTS, null,
+                Map.of("bootstrap.servers", args.option("bootstrap-servers", "127.0.0.1:9092")), args.option("topic", Topics.DEFAULT_RECEIPTS), null,
                 new RestSchemaRegistryClient(url), AgentCardKeys.of(url), fromBeginning, listener)) {
             enough.await(); // until --max receipts, or Ctrl-C
         }

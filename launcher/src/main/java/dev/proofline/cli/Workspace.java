@@ -40,6 +40,6 @@ final class Workspace {
 
     static EngineSettings engineSettings() {
         String url = System.getenv(PUBLIC_URL_ENV);
-        return url == null ? EngineSettings.defaults() : EngineSettings.defaults().withPublicBaseUrl(url);
+        return url == null ? EngineSettings.defaults() : EngineSettings.defaults().withPublicUrl(url);
     }
 }

@@ -1,5 +1,6 @@
 package dev.proofline.launcher;
 
+import dev.proofline.contract.Topics;
 import dev.proofline.attestor.SigningKey;
 import java.io.PrintStream;
 import java.net.URI;
@@ -151,11 +152,11 @@ public final class PipelineBench {
 
     /** Warm-up (the JIT), then as fast as it goes for throughput, then paced below that for latency. */
     private Figures[] pipeline(String bootstrap, Duration pacedFor) throws Exception {
-        measure("pipeline warm-up", bootstrap, "agent-outputs", "receipts", true, warmUpCount(), 0);
-        Figures flat = measure("pipeline", bootstrap, "agent-outputs", "receipts", true, requests.length, 0);
+        measure("pipeline warm-up", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, warmUpCount(), 0);
+        Figures flat = measure("pipeline", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, requests.length, 0);
         int rate = (int) Math.max(1, flat.rate() * 0.6);
         int count = (int) Math.min(requests.length, rate * pacedFor.toSeconds());
-        Figures paced = measure("pipeline at " + rate + "/s", bootstrap, "agent-outputs", "receipts", true, count, rate);
+        Figures paced = measure("pipeline at " + rate + "/s", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, count, rate);
         return new Figures[] {flat, paced};
     }
 

@@ -1,6 +1,7 @@
 package dev.proofline.launcher;
 
 import dev.proofline.topology.PipelineListener;
+import dev.proofline.query.http.RouteGroup;
 import io.javalin.config.JavalinConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
@@ -15,7 +16,7 @@ import org.apache.kafka.streams.KafkaStreams;
  * error code, the verification latency histogram, and Kafka Streams' own metrics (consumer lag
  * among them, as {@code kafka_consumer_fetch_manager_records_lag_max}).
  */
-final class PrometheusMetrics implements PipelineListener, AutoCloseable {
+final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Counter passes = Counter.builder("proofline.verifications").tag("result", "pass")
             .description("receipts signed, by result").register(registry);
@@ -30,7 +31,8 @@ final class PrometheusMetrics implements PipelineListener, AutoCloseable {
         streamsMetrics.bindTo(registry);
     }
 
-    void mount(JavalinConfig cfg) {
+    @Override
+    public void mount(JavalinConfig cfg) {
         cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
     }
 

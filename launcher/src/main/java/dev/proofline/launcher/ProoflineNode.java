@@ -2,39 +2,42 @@ package dev.proofline.launcher;
 
 import dev.proofline.attestor.Attestor;
 import dev.proofline.attestor.KeyRing;
+import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;
 import dev.proofline.engine.VerificationEngine;
-import dev.proofline.reputation.AgentDirectory;
-import dev.proofline.reputation.AgentRoutes;
-import dev.proofline.reputation.DashboardRoutes;
-import dev.proofline.reputation.DiscoveryDocuments;
-import dev.proofline.reputation.LiveReceipts;
-import dev.proofline.reputation.ReceiptIndex;
-import dev.proofline.reputation.ReceiptLog;
-import dev.proofline.reputation.ReceiptRoutes;
-import dev.proofline.reputation.DiscoveryRoutes;
-import dev.proofline.reputation.McpEndpoint;
-import dev.proofline.reputation.ReceiptReplies;
+import dev.proofline.query.discovery.DiscoveryDocuments;
+import dev.proofline.query.http.AgentRoutes;
+import dev.proofline.query.http.DashboardRoutes;
+import dev.proofline.query.http.DiscoveryRoutes;
+import dev.proofline.query.http.HttpServer;
+import dev.proofline.query.http.LiveReceipts;
+import dev.proofline.query.http.ReceiptRoutes;
+import dev.proofline.query.http.RouteGroup;
+import dev.proofline.query.http.ScoreRoutes;
+import dev.proofline.query.http.VerifyRoutes;
+import dev.proofline.query.mcp.McpEndpoint;
+import dev.proofline.query.score.ScoreAnswers;
+import dev.proofline.query.score.ScoreQueries;
+import dev.proofline.query.verify.VerificationFrontDoor;
 import dev.proofline.reputation.ReputationTopology;
-import dev.proofline.reputation.RoutedAgentHistories;
-import dev.proofline.reputation.ScoreAnswers;
-import dev.proofline.reputation.ScoreQueries;
-import dev.proofline.reputation.ScoreRoutes;
-import dev.proofline.reputation.VerificationFrontDoor;
-import dev.proofline.reputation.VerifyRoutes;
+import dev.proofline.reputation.query.AgentDirectory;
+import dev.proofline.reputation.query.Instances;
+import dev.proofline.reputation.query.ReceiptIndex;
+import dev.proofline.reputation.query.ReceiptLog;
+import dev.proofline.reputation.query.RoutedAgentHistories;
 import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
-import dev.proofline.topology.ProoflineTopics;
 import dev.proofline.topology.VerificationTopology;
-import io.javalin.Javalin;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,92 +82,91 @@ public final class ProoflineNode implements AutoCloseable {
     }
 
     public static ProoflineNode start(ProoflineConfig config, Path defaultDataDir) throws Exception {
+        return start(ProoflineSettings.resolve(config, defaultDataDir));
+    }
+
+    public static ProoflineNode start(ProoflineSettings settings) throws Exception {
         Closer resources = new Closer();
         try {
-            Path dataDir = config.get("data.dir").map(Path::of).orElse(defaultDataDir);
-            resources.add(DataDirLock.acquire(dataDir));
-            String host = config.get("host", "127.0.0.1");
-            Optional<String> external = config.get("bootstrap.servers");
-            String bootstrap = external.isPresent() ? external.get() : startBroker(config, dataDir, host, resources);
-            Map<String, Object> client = new HashMap<>(config.withPrefix(ProoflineConfig.CLIENT_PREFIX));
+            resources.add(DataDirLock.acquire(settings.dataDir()));
+            String bootstrap = settings.bootstrapServers().orElseGet(() -> startBroker(settings, resources));
+            Map<String, Object> client = new HashMap<>(settings.clientOverrides());
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            Optional<Short> replication = config.get("topics.replication.factor").map(Short::parseShort)
-                    .or(() -> external.isEmpty() ? Optional.of((short) 1) : Optional.empty());
-            ProoflineTopics topics = topics(config);
-            int maxRequestBytes = config.getInt("max.request.bytes", 1024 * 1024);
+            Topics topics = settings.topics();
             try (Admin admin = Admin.create(client)) {
-                TopicProvisioner.ensure(admin, topics, replication, maxRequestBytes);
+                TopicProvisioner.ensure(admin, topics, settings.partitions(), settings.replicationFactor(),
+                        settings.maxRequestBytes());
             }
             // Instances that share the work must share the keys: point keys.dir at the same directory.
-            KeyRing keys = KeyRing.openOrCreate(config.get("keys.dir").map(Path::of).orElse(dataDir.resolve("keys")),
-                    Clock.systemUTC());
-            SchemaRegistryClient registry = registry(config, client, replication, resources);
-            Optional<RegistryStore> embeddedRegistry = registry instanceof RegistryStore store ? Optional.of(store) : Optional.empty();
+            KeyRing keys = KeyRing.openOrCreate(settings.keysDir(), Clock.systemUTC());
+            SchemaRegistryClient registry = registry(settings, client, resources);
 
-            int httpPort = config.getInt("http.port", 8080);
-            if (httpPort == 0) {
-                httpPort = EmbeddedKafkaBroker.freePort(host); // application.server must name it before start
-            }
-            String httpUrl = "http://" + host + ":" + httpPort;
-            String publicUrl = config.get("public.url", httpUrl);
-            EngineSettings settings = new EngineSettings(publicUrl, "Proofline", 50, maxRequestBytes, 1024);
+            // application.server must name the HTTP port before Streams starts, so a free one is chosen now.
+            int httpPort = settings.httpPort() != 0 ? settings.httpPort() : EmbeddedKafkaBroker.freePort(settings.host());
+            String httpUrl = "http://" + settings.host() + ":" + httpPort;
+            String publicUrl = settings.publicUrl().orElse(httpUrl);
+            EngineSettings engineSettings = EngineSettings.defaults()
+                    .withPublicUrl(publicUrl)
+                    .withMaxRequestBytes(settings.maxRequestBytes());
             Attestor attestor = new Attestor(keys);
-            VerificationEngine engine = new VerificationEngine(settings, attestor);
+            VerificationEngine engine = new VerificationEngine(engineSettings, attestor);
             AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
             AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
             // Register now, not at the first record: a registry problem stops start-up, and instances
             // started one after another agree on ids.
             registry.register(AvroSerde.valueSubject(topics.receipts()), Receipt.getClassSchema());
-            registry.register(AvroSerde.valueSubject(ReputationTopology.SCORES_TOPIC), ScoreUpdate.getClassSchema());
+            registry.register(AvroSerde.valueSubject(topics.scores()), ScoreUpdate.getClassSchema());
 
             PrometheusMetrics metrics = resources.add(new PrometheusMetrics());
             StreamsBuilder builder = new StreamsBuilder();
-            ReputationTopology.addTo(builder, topics.receipts(), receipts, scores,
-                    Duration.ofHours(config.getInt("receipts.index.retention.hours", 168)));
-            Properties props = streamsProperties(config, bootstrap, dataDir, maxRequestBytes);
-            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, host + ":" + httpPort);
-            KafkaStreams streams = new KafkaStreams(VerificationTopology.addTo(builder.build(), topics, engine, receipts,
-                    Clock.systemUTC(), metrics), props);
+            ReputationTopology.addTo(builder, topics, receipts, scores, settings.receiptIndexRetention());
+            Properties props = streamsProperties(settings, bootstrap);
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
+            KafkaStreams streams = new KafkaStreams(
+                    VerificationTopology.addTo(builder.build(), topics, engine, receipts, Clock.systemUTC(), metrics),
+                    props);
             metrics.bind(streams);
 
-            Duration verifyTimeout = Duration.ofSeconds(config.getInt("verify.timeout.seconds", 10));
-            KafkaProducer<String, byte[]> frontDoor = frontDoorProducer(client, maxRequestBytes, verifyTimeout);
+            KafkaProducer<String, byte[]> frontDoor =
+                    frontDoorProducer(client, settings.maxRequestBytes(), settings.verifyTimeout());
             // Bounded: with the cluster gone, a plain close() waits for every unsent request's delivery timeout.
             resources.add(() -> frontDoor.close(Duration.ofSeconds(5)));
-            ReceiptReplies replies = resources.add(new ReceiptReplies(client, topics, receipts));
-            VerificationFrontDoor verification = new VerificationFrontDoor(engine.parser(), frontDoor, replies,
-                    topics.input(), verifyTimeout);
-            Admin healthAdmin = resources.add(Admin.create(client));
-            HostInfo self = new HostInfo(host, httpPort);
-            RoutedAgentHistories histories = new RoutedAgentHistories(streams, self);
-            AgentDirectory directory = new AgentDirectory(streams, self);
-            ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
             LiveReceipts liveFeed = new LiveReceipts(receipts);
-            replies.onEveryReceipt(liveFeed);
-            ScoreQueries scoreQueries = new ScoreQueries(histories, new ScoreAnswers(settings, attestor, Clock.systemUTC()));
+            CorrelatedReplies replies = resources.add(new CorrelatedReplies(
+                    CorrelatedReplies.consumer(client, false), topics, true, liveFeed, "proofline-replies"));
+            VerificationFrontDoor verification = new VerificationFrontDoor(engine.parser(), frontDoor, replies,
+                    receipts, topics.input(), settings.verifyTimeout());
+            Admin healthAdmin = resources.add(Admin.create(client));
+            Instances instances = new Instances(streams, new HostInfo(settings.host(), httpPort));
+            RoutedAgentHistories histories = new RoutedAgentHistories(instances);
+            ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
+            ScoreQueries scoreQueries =
+                    new ScoreQueries(histories, new ScoreAnswers(engineSettings, attestor, Clock.systemUTC()));
             McpEndpoint mcp = resources.add(new McpEndpoint(verification, scoreQueries, EngineSettings.VERIFIER_VERSION,
                     List.of(publicUrl, httpUrl, "http://localhost:" + httpPort),
-                    List.of(URI.create(publicUrl).getAuthority(), host + ":" + httpPort, "localhost:" + httpPort)));
+                    List.of(URI.create(publicUrl).getAuthority(), settings.host() + ":" + httpPort,
+                            "localhost:" + httpPort)));
             // Leave the group on a clean stop, so a restarted or surviving instance takes the
             // partitions over at once rather than after this member's session times out.
             resources.add(() -> streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                     .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)));
 
-            Javalin http = Javalin.create(cfg -> {
-                cfg.startup.showJavalinBanner = false;
-                cfg.http.maxRequestSize = 2L * maxRequestBytes; // larger bodies still get our 413, not Jetty's
-                new VerifyRoutes(verification).mount(cfg);
-                new ScoreRoutes(scoreQueries, histories).mount(cfg);
-                new AgentRoutes(directory, histories, receiptLog).mount(cfg);
-                new ReceiptRoutes(new ReceiptIndex(streams, self), receiptLog).mount(cfg);
-                liveFeed.mount(cfg);
-                new DashboardRoutes().mount(cfg);
-                new DiscoveryRoutes(new DiscoveryDocuments(settings, keys), streams, healthAdmin, maxRequestBytes).mount(cfg);
-                embeddedRegistry.ifPresent(store -> new RegistryRoutes(store).mount(cfg));
-                metrics.mount(cfg);
-                mcp.mount(cfg);
-            }).start(host, httpPort);
-            resources.add(http::stop); // stops early: no new requests while the rest stops
+            List<RouteGroup> routes = new ArrayList<>(List.of(
+                    new VerifyRoutes(verification),
+                    new ScoreRoutes(scoreQueries, histories),
+                    new AgentRoutes(new AgentDirectory(instances), histories, receiptLog),
+                    new ReceiptRoutes(new ReceiptIndex(instances), receiptLog),
+                    liveFeed,
+                    new DashboardRoutes(),
+                    new DiscoveryRoutes(new DiscoveryDocuments(engineSettings, keys), streams, healthAdmin,
+                            settings.maxRequestBytes()),
+                    metrics,
+                    mcp));
+            if (registry instanceof RegistryStore embedded) {
+                routes.add(new RegistryRoutes(embedded));
+            }
+            HttpServer http = HttpServer.start(settings.host(), httpPort, settings.maxRequestBytes(), routes);
+            resources.add(http); // stops early: no new requests while the rest stops
             resources.add(liveFeed); // stops first: nothing is sent to connections the server is closing
 
             startAndAwaitRunning(streams);
@@ -196,25 +198,23 @@ public final class ProoflineNode implements AutoCloseable {
         LOG.info("Proofline stopped");
     }
 
-    private static String startBroker(ProoflineConfig config, Path dataDir, String host, Closer resources) throws Exception {
-        EmbeddedKafkaBroker broker = resources.add(
-                EmbeddedKafkaBroker.start(dataDir.resolve("kafka"), host, config.getInt("kafka.port", 9092)));
-        LOG.info("embedded Kafka broker listening on {}", broker.bootstrapServers());
-        return broker.bootstrapServers();
-    }
-
-    private static ProoflineTopics topics(ProoflineConfig config) {
-        return new ProoflineTopics(config.get("topics.input", ProoflineTopics.DEFAULT_INPUT),
-                config.get("topics.receipts", ProoflineTopics.DEFAULT_RECEIPTS),
-                config.get("topics.dead.letter", ProoflineTopics.DEFAULT_DEAD_LETTER),
-                config.getInt("topics.partitions", 3));
+    private static String startBroker(ProoflineSettings settings, Closer resources) {
+        try {
+            EmbeddedKafkaBroker broker = resources.add(EmbeddedKafkaBroker.start(
+                    settings.dataDir().resolve("kafka"), settings.host(), settings.kafkaPort()));
+            LOG.info("embedded Kafka broker listening on {}", broker.bootstrapServers());
+            return broker.bootstrapServers();
+        } catch (Exception e) {
+            throw new IllegalStateException("the embedded Kafka broker did not start: " + e.getMessage(), e);
+        }
     }
 
     /** A configured registry over REST, or the embedded one kept in a compacted topic. */
-    private static SchemaRegistryClient registry(ProoflineConfig config, Map<String, Object> client,
-                                                 Optional<Short> replication, Closer resources) {
-        Optional<String> url = config.get("schema.registry.url");
-        return url.isPresent() ? new RestSchemaRegistryClient(url.get()) : resources.add(RegistryStore.open(client, replication));
+    private static SchemaRegistryClient registry(ProoflineSettings settings, Map<String, Object> client,
+                                                 Closer resources) {
+        Optional<String> url = settings.schemaRegistryUrl();
+        return url.isPresent() ? new RestSchemaRegistryClient(url.get())
+                : resources.add(RegistryStore.open(client, settings.replicationFactor()));
     }
 
     private static KafkaProducer<String, byte[]> frontDoorProducer(Map<String, Object> client, int maxRequestBytes,
@@ -228,17 +228,18 @@ public final class ProoflineNode implements AutoCloseable {
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 
-    private static Properties streamsProperties(ProoflineConfig config, String bootstrap, Path dataDir, int maxRequestBytes) {
+    private static Properties streamsProperties(ProoflineSettings settings, String bootstrap) {
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.get("application.id", "proofline"));
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put("processing.exception.handler.global.enabled", true); // Streams' own recommendation for 4.x
-        props.put(StreamsConfig.STATE_DIR_CONFIG, dataDir.resolve("streams").toAbsolutePath().toString());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, settings.dataDir().resolve("streams").toAbsolutePath().toString());
         // A dead letter carries its original in a header, so it may be several times the request limit.
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 5 * maxRequestBytes + 131072);
-        props.putAll(config.withPrefix(ProoflineConfig.CLIENT_PREFIX));
-        props.putAll(config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                5 * settings.maxRequestBytes() + 131072);
+        props.putAll(settings.clientOverrides());
+        props.putAll(settings.streamsOverrides());
         return props;
     }
 

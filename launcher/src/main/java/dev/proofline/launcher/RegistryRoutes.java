@@ -2,6 +2,7 @@ package dev.proofline.launcher;
 
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.SchemaRegistryException;
+import dev.proofline.query.http.RouteGroup;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import tools.jackson.databind.JsonNode;
@@ -13,7 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The Confluent Schema Registry endpoints Kafka clients use, served from {@link RegistryStore}:
  * subjects and versions, schemas by id, config, and compatibility checks. Only Avro.
  */
-final class RegistryRoutes {
+final class RegistryRoutes implements RouteGroup {
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -23,7 +24,8 @@ final class RegistryRoutes {
         this.store = store;
     }
 
-    void mount(JavalinConfig cfg) {
+    @Override
+    public void mount(JavalinConfig cfg) {
         cfg.routes.get("/subjects", ctx -> {
             ArrayNode subjects = JSON.createArrayNode();
             store.subjects().forEach(subjects::add);

@@ -1,7 +1,6 @@
 package dev.proofline.launcher;
 
-import dev.proofline.reputation.ReputationTopology;
-import dev.proofline.topology.ProoflineTopics;
+import dev.proofline.contract.Topics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +19,7 @@ final class TopicProvisioner {
     private TopicProvisioner() {
     }
 
-    static void ensure(Admin admin, ProoflineTopics topics, Optional<Short> replicationFactor, int maxRequestBytes)
+    static void ensure(Admin admin, Topics topics, int partitions, Optional<Short> replicationFactor, int maxRequestBytes)
             throws ExecutionException, InterruptedException {
         Set<String> existing = admin.listTopics().names().get();
         // Requests up to the limit must reach the pipeline to be judged (an oversize one is
@@ -28,12 +27,12 @@ final class TopicProvisioner {
         String inputMax = Integer.toString(2 * maxRequestBytes + 65536);
         String deadLetterMax = Integer.toString(5 * maxRequestBytes + 131072);
         List<NewTopic> missing = new ArrayList<>();
-        add(missing, existing, new NewTopic(topics.input(), Optional.of(topics.partitions()), replicationFactor)
+        add(missing, existing, new NewTopic(topics.input(), Optional.of(partitions), replicationFactor)
                 .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, inputMax)));
-        add(missing, existing, new NewTopic(topics.receipts(), Optional.of(topics.partitions()), replicationFactor));
-        add(missing, existing, new NewTopic(topics.deadLetter(), Optional.of(topics.partitions()), replicationFactor)
+        add(missing, existing, new NewTopic(topics.receipts(), Optional.of(partitions), replicationFactor));
+        add(missing, existing, new NewTopic(topics.deadLetter(), Optional.of(partitions), replicationFactor)
                 .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, deadLetterMax)));
-        add(missing, existing, new NewTopic(ReputationTopology.SCORES_TOPIC, Optional.of(topics.partitions()), replicationFactor)
+        add(missing, existing, new NewTopic(topics.scores(), Optional.of(partitions), replicationFactor)
                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();

@@ -14,7 +14,7 @@ import dev.proofline.client.VerifiedReceiptStream;
 import dev.proofline.client.AgentCardKeys;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RestSchemaRegistryClient;
-import dev.proofline.schemas.Topics;
+import dev.proofline.contract.Topics;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +67,31 @@ class ClientIT {
                 assertTrue(fin.passed());
                 assertEquals(fin.verificationId(), client.verifyOffline(fin.signedJson()).verificationId());
             }
+        }
+    }
+
+    @Test
+    void theBuilderReachesADeploymentWithRenamedTopicsAndTypesItsRefusals() throws Exception {
+        Topics renamed = new Topics("team-a.requests", "team-a.receipts", "team-a.dlq", "team-a.scores");
+        Map<String, String> settings = Map.of("application.id", "renamed-topics", "topics.input", renamed.input(),
+                "topics.receipts", renamed.receipts(), "topics.dead.letter", renamed.deadLetter(),
+                "topics.scores", renamed.scores());
+        java.util.Properties kafkaProperties = new java.util.Properties();
+        kafkaProperties.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        kafkaProperties.setProperty("client.id", "sdk-builder-test"); // any client setting passes through
+        try (ProoflineNode teamA = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("team-a"), settings);
+             ProoflineClient client = ProoflineClient.builder().baseUrl(teamA.httpUrl()).kafka(kafkaProperties)
+                     .topics(renamed).build()) {
+            VerifiedReceipt fin = client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+            assertTrue(fin.passed());
+            ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> client.verify("{\"task_id\": 7}").get(30, TimeUnit.SECONDS));
+            ProoflineException error = assertInstanceOf(ProoflineException.class, refused.getCause());
+            assertEquals(java.util.Optional.of(dev.proofline.contract.ErrorCode.INVALID_REQUEST), error.errorCode());
+        }
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            assertTrue(admin.listTopics().names().get().containsAll(List.of(renamed.input(), renamed.receipts(),
+                    renamed.deadLetter(), renamed.scores())), "the node created the renamed topics");
         }
     }
 
@@ -187,7 +212,7 @@ class ClientIT {
         List<InvalidReceiptException> reported = new CopyOnWriteArrayList<>();
         RestSchemaRegistryClient registry = new RestSchemaRegistryClient(node.httpUrl());
         try (VerifiedReceiptStream stream = new VerifiedReceiptStream(Map.of("bootstrap.servers", node.bootstrapServers()),
-                Topics.RECEIPTS, null, registry, AgentCardKeys.of(node.httpUrl()), false,
+                Topics.DEFAULT_RECEIPTS, null, registry, AgentCardKeys.of(node.httpUrl()), false,
                 new VerifiedReceiptStream.Listener() {
                     public void onReceipt(VerifiedReceipt receipt, String correlationId) {
                         delivered.add(receipt);
@@ -207,7 +232,7 @@ class ClientIT {
             AvroSerde<Receipt> serde = new AvroSerde<>(registry, Receipt.getClassSchema());
             try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", node.bootstrapServers()),
                     new StringSerializer(), new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(Topics.RECEIPTS, "forger", serde.serialize(Topics.RECEIPTS, record))).get();
+                producer.send(new ProducerRecord<>(Topics.DEFAULT_RECEIPTS, "forger", serde.serialize(Topics.DEFAULT_RECEIPTS, record))).get();
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (reported.isEmpty() && System.nanoTime() < deadline) {

@@ -71,7 +71,7 @@ class ComposeFileTest {
             Map<String, String> env = new HashMap<>();
             services.get(instance).get("environment").properties().forEach(e -> env.put(e.getKey(), e.getValue().asString()));
             ProoflineConfig config = ProoflineConfig.load(Map.of(), env);
-            assertEquals("/keys", config.get("keys.dir").orElseThrow());
+            assertEquals(java.nio.file.Path.of("/keys"), config.get(Settings.KEYS_DIR).orElseThrow());
         }
         assertEquals(List.of("proofline-keys:/keys", "proofline-keys:/keys"), keyVolumes, "one key ring for both");
         assertTrue(compose.get("volumes").has("proofline-keys"));

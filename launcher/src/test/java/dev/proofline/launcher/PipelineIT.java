@@ -8,7 +8,7 @@ import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.schemas.avro.Receipt;
-import dev.proofline.schemas.Headers;
+import dev.proofline.contract.Headers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -21,10 +21,10 @@ class ProoflineConfigTest {
         ProoflineConfig config = ProoflineConfig.load(
                 Map.of("config", file.toString(), "kafka-port", "100"),
                 Map.of("PROOFLINE_KAFKA_PORT", "10", "PROOFLINE_HTTP_PORT", "20", "PROOFLINE_HOME", "/ignored"));
-        assertEquals(100, config.getInt("kafka.port", 0));
-        assertEquals(20, config.getInt("http.port", 0));
-        assertEquals(3, config.getInt("topics.partitions", 0));
-        assertEquals(7, config.getInt("max.request.bytes", 7), "unset settings keep their default");
+        assertEquals(100, Settings.KAFKA_PORT.in(config));
+        assertEquals(20, Settings.HTTP_PORT.in(config));
+        assertEquals(3, Settings.TOPICS_PARTITIONS.in(config));
+        assertEquals(1048576, Settings.MAX_REQUEST_BYTES.in(config), "unset settings keep their default");
     }
 
     @Test
@@ -44,10 +44,38 @@ class ProoflineConfigTest {
     }
 
     @Test
+    void settingsResolveOnceIntoTypedValuesWithDerivedDefaults() throws Exception {
+        ProoflineSettings embedded = ProoflineSettings.resolve(
+                ProoflineConfig.load(Map.of("verify-timeout-seconds", "3", "topics.scores", "scores-v2"), Map.of()),
+                tmp);
+        assertEquals(tmp.resolve("keys"), embedded.keysDir(), "keys live under the data dir");
+        assertEquals(java.util.Optional.of((short) 1), embedded.replicationFactor(), "one broker, one replica");
+        assertEquals(java.time.Duration.ofSeconds(3), embedded.verifyTimeout());
+        assertEquals("scores-v2", embedded.topics().scores());
+        assertEquals("agent-outputs", embedded.topics().input());
+        assertTrue(embedded.embeddedBroker());
+
+        ProoflineSettings external = ProoflineSettings.resolve(
+                ProoflineConfig.load(Map.of("bootstrap.servers", "k1:9092", "client.security.protocol", "SSL"), Map.of()),
+                tmp);
+        assertTrue(external.replicationFactor().isEmpty(), "a cluster's own default applies");
+        assertEquals(Map.of("security.protocol", "SSL"), external.clientOverrides());
+    }
+
+    @Test
+    void badValuesAreRefusedNamingTheSetting() throws Exception {
+        ProoflineConfig config = ProoflineConfig.load(Map.of("http.port", "eighty", "kafka.port", "70000"), Map.of());
+        IllegalArgumentException notNumber = assertThrows(IllegalArgumentException.class, () -> Settings.HTTP_PORT.in(config));
+        assertTrue(notNumber.getMessage().startsWith("http.port"), notNumber.getMessage());
+        IllegalArgumentException outOfRange = assertThrows(IllegalArgumentException.class, () -> Settings.KAFKA_PORT.in(config));
+        assertTrue(outOfRange.getMessage().contains("between 0 and 65535"), outOfRange.getMessage());
+    }
+
+    @Test
     void readmeDocumentsEverySettingWithItsDefault() throws Exception {
         String readme = Files.readString(Conformance.repoRoot().resolve("README.md"));
-        for (ProoflineConfig.Setting setting : ProoflineConfig.SETTINGS) {
-            String row = "| `" + setting.key() + "` | " + (setting.defaultValue().isEmpty() ? "" : "`" + setting.defaultValue() + "`")
+        for (Setting<?> setting : Settings.ALL) {
+            String row = "| `" + setting.key() + "` | " + (setting.shownDefault().isEmpty() ? "" : "`" + setting.shownDefault() + "`")
                     + " | " + setting.description() + " |";
             assertTrue(readme.contains(row), "README lacks the row: " + row);
         }

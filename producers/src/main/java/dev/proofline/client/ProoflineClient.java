@@ -1,19 +1,25 @@
 package dev.proofline.client;
 
 import dev.proofline.attestor.StrictJson;
-import dev.proofline.schemas.Headers;
+import dev.proofline.contract.Headers;
+import dev.proofline.contract.RequestFields;
+import dev.proofline.contract.Topics;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.RestSchemaRegistryClient;
-import dev.proofline.schemas.Topics;
+import dev.proofline.schemas.avro.Receipt;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,57 +32,68 @@ import tools.jackson.databind.JsonNode;
  * against the service's published keys:
  *
  * <pre>{@code
- * try (ProoflineClient proofline = ProoflineClient.overKafka("127.0.0.1:9092", "http://127.0.0.1:8080")) {
+ * try (ProoflineClient proofline = ProoflineClient.builder()
+ *         .baseUrl("https://proofline.example.com")
+ *         .kafka(Map.of("bootstrap.servers", "broker:9093", "security.protocol", "SASL_SSL", ...))
+ *         .build()) {
  *     VerifiedReceipt receipt = proofline.verify(requestJson).get();
  *     if (receipt.passed()) { ... }
  * }
  * }</pre>
  *
- * {@link #overRest} does the same over HTTP. Failures complete the future exceptionally with a
- * {@link ProoflineException} (the service refused or could not answer) or an
- * {@link InvalidReceiptException} (an answer whose signature does not verify).
+ * Without {@code kafka(...)} requests go over HTTP ({@code POST /verify/schema}). Failures complete
+ * the future exceptionally with a {@link ProoflineException} (the service refused or could not
+ * answer) or an {@link InvalidReceiptException} (an answer whose signature does not verify).
  */
 public final class ProoflineClient implements AutoCloseable {
     private final String baseUrl;
-    private final AgentCardKeys keys;
     private final ReceiptChecker checker;
     private final HttpClient http;
+    private final Topics topics;
     private final KafkaProducer<String, byte[]> producer;
-    private final VerifiedReceiptStream replies;
-    private final Map<String, CompletableFuture<VerifiedReceipt>> waiting = new ConcurrentHashMap<>();
+    private final CorrelatedReplies replies;
+    private final AvroSerde<Receipt> receipts;
 
-    private ProoflineClient(String baseUrl, String bootstrapServers) {
-        this.baseUrl = baseUrl.replaceAll("/+$", "");
-        this.keys = AgentCardKeys.of(this.baseUrl);
-        this.checker = new ReceiptChecker(keys);
+    private ProoflineClient(Builder builder) {
+        this.baseUrl = builder.baseUrl;
+        this.checker = new ReceiptChecker(AgentCardKeys.of(baseUrl));
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        if (bootstrapServers == null) {
+        this.topics = builder.topics;
+        if (builder.kafka == null) {
             this.producer = null;
             this.replies = null;
+            this.receipts = null;
             return;
         }
-        Map<String, Object> kafka = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-                new StringSerializer(), new ByteArraySerializer());
-        this.replies = new VerifiedReceiptStream(kafka, Topics.RECEIPTS, Topics.DEAD_LETTER,
-                new RestSchemaRegistryClient(this.baseUrl), keys, false, new RepliesToCallers());
+        Map<String, Object> producerConfig = new HashMap<>(builder.kafka);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new ByteArraySerializer());
+        this.receipts = new AvroSerde<>(
+                new RestSchemaRegistryClient(builder.registryUrl != null ? builder.registryUrl : baseUrl),
+                Receipt.getClassSchema());
+        this.replies = new CorrelatedReplies(CorrelatedReplies.consumer(builder.kafka, false), topics, true,
+                reply -> {}, "proofline-client-replies");
+    }
+
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** Over HTTP: {@code POST /verify/schema} on the deployment at {@code baseUrl}. */
     public static ProoflineClient overRest(String baseUrl) {
-        return new ProoflineClient(baseUrl, null);
+        return builder().baseUrl(baseUrl).build();
     }
 
     /**
-     * Over Kafka: requests go to the input topic with a correlation id, receipts come back from the
-     * receipts topic; {@code baseUrl} serves the agent-card (keys) and the schema registry.
+     * Over Kafka on a plain, unsecured cluster with the default topic names; {@link #builder()}
+     * takes security settings and renamed topics.
      */
     public static ProoflineClient overKafka(String bootstrapServers, String baseUrl) {
-        return new ProoflineClient(baseUrl, bootstrapServers);
+        return builder().baseUrl(baseUrl).kafka(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)).build();
     }
 
-    /** Publishes a request (the JSON of SPEC section 1) and completes with its verified receipt. */
+    /** Publishes a request ({@code docs/request.md}) and completes with its verified receipt. */
     public CompletableFuture<VerifiedReceipt> verify(String requestJson) {
         byte[] body = requestJson.getBytes(StandardCharsets.UTF_8);
         return producer == null ? verifyOverRest(body) : verifyOverKafka(body);
@@ -89,7 +106,9 @@ public final class ProoflineClient implements AutoCloseable {
 
     private CompletableFuture<VerifiedReceipt> verifyOverRest(byte[] body) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
             if (response.statusCode() != 200) {
                 throw refused(response.body(), response.statusCode());
@@ -100,50 +119,39 @@ public final class ProoflineClient implements AutoCloseable {
 
     private CompletableFuture<VerifiedReceipt> verifyOverKafka(byte[] body) {
         String correlationId = UUID.randomUUID().toString();
-        CompletableFuture<VerifiedReceipt> reply = new CompletableFuture<>();
-        waiting.put(correlationId, reply);
-        String agentId = null;
-        try {
-            JsonNode agent = StrictJson.parse(body).path("agent_id");
-            agentId = agent.isString() ? agent.stringValue() : null;
-        } catch (RuntimeException e) {
-            // not JSON: the pipeline dead-letters it and the caller hears why
-        }
-        ProducerRecord<String, byte[]> record = new ProducerRecord<>(Topics.INPUT, agentId, body);
+        CompletableFuture<CorrelatedReplies.Reply> reply = replies.expect(correlationId);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.input(), agentId(body), body);
         record.headers().add(Headers.CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
         producer.send(record, (metadata, error) -> {
             if (error != null) {
-                waiting.remove(correlationId);
+                replies.forget(correlationId);
                 reply.completeExceptionally(error);
             }
         });
-        return reply.whenComplete((r, e) -> waiting.remove(correlationId));
+        return reply.thenApply(this::verified).whenComplete((r, e) -> replies.forget(correlationId));
     }
 
-    private final class RepliesToCallers implements VerifiedReceiptStream.Listener {
-        @Override
-        public void onReceipt(VerifiedReceipt receipt, String correlationId) {
-            CompletableFuture<VerifiedReceipt> caller = correlationId == null ? null : waiting.get(correlationId);
-            if (caller != null) {
-                caller.complete(receipt);
-            }
+    /** The record key: the request's agent id, so an agent's requests stay in order. */
+    private static String agentId(byte[] body) {
+        try {
+            JsonNode agent = StrictJson.parse(body).path(RequestFields.AGENT_ID);
+            return agent.isString() ? agent.stringValue() : null;
+        } catch (RuntimeException e) {
+            return null; // not JSON: the pipeline dead-letters it and the caller hears why
         }
+    }
 
-        @Override
-        public void onInvalid(InvalidReceiptException problem, String correlationId) {
-            CompletableFuture<VerifiedReceipt> caller = correlationId == null ? null : waiting.get(correlationId);
-            if (caller != null) {
-                caller.completeExceptionally(problem);
-            }
+    private VerifiedReceipt verified(CorrelatedReplies.Reply reply) {
+        if (!reply.isReceipt()) {
+            throw refused(reply.text(), 0);
         }
-
-        @Override
-        public void onDeadLetter(String errorDocument, String correlationId) {
-            CompletableFuture<VerifiedReceipt> caller = correlationId == null ? null : waiting.get(correlationId);
-            if (caller != null) {
-                caller.completeExceptionally(refused(errorDocument, 0));
-            }
+        String signedJson;
+        try {
+            signedJson = receipts.deserialize(reply.value()).getSignedJson();
+        } catch (RuntimeException e) {
+            throw new InvalidReceiptException("not a receipt record: " + e.getMessage(), null);
         }
+        return checker.check(signedJson);
     }
 
     private static ProoflineException refused(String document, int httpStatus) {
@@ -163,6 +171,60 @@ public final class ProoflineClient implements AutoCloseable {
         }
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    /** What a deployment needs to be reached: its base URL, and for Kafka its client settings and topic names. */
+    public static final class Builder {
+        private String baseUrl;
+        private Map<String, Object> kafka;
+        private Topics topics = Topics.defaults();
+        private String registryUrl;
+
+        private Builder() {}
+
+        /** The deployment's HTTP address: agent-card (keys), REST, and by default the schema registry. */
+        public Builder baseUrl(String baseUrl) {
+            this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl").replaceAll("/+$", "");
+            return this;
+        }
+
+        /**
+         * Sends requests over Kafka with these client properties: {@code bootstrap.servers} and any
+         * security settings ({@code security.protocol}, {@code sasl.*}, {@code ssl.*}). The client
+         * sets acks, idempotence and read_committed itself.
+         */
+        public Builder kafka(Map<String, ?> properties) {
+            if (!properties.containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
+                throw new IllegalArgumentException("Kafka client properties need bootstrap.servers");
+            }
+            this.kafka = Map.copyOf(properties);
+            return this;
+        }
+
+        public Builder kafka(Properties properties) {
+            Map<String, Object> map = new HashMap<>();
+            properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
+            return kafka(map);
+        }
+
+        /** The deployment's topic names, when it renamed them ({@code topics.*} settings). */
+        public Builder topics(Topics topics) {
+            this.topics = Objects.requireNonNull(topics, "topics");
+            return this;
+        }
+
+        /** A schema registry other than the deployment's own (e.g. a Confluent registry). */
+        public Builder schemaRegistryUrl(String url) {
+            this.registryUrl = url;
+            return this;
+        }
+
+        public ProoflineClient build() {
+            if (baseUrl == null) {
+                throw new IllegalStateException("baseUrl is required: the agent-card there holds the keys receipts are checked with");
+            }
+            return new ProoflineClient(this);
         }
     }
 }

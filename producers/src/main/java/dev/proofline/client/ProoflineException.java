@@ -1,8 +1,12 @@
 package dev.proofline.client;
 
+import dev.proofline.contract.ErrorCode;
+import java.util.Optional;
+
 /**
- * Proofline refused a request or could not answer it; {@link #code()} is the stable error code of
- * SPEC section 6 ({@code invalid_request}, {@code receipt_pending}, ...) and the message is the service's.
+ * Proofline refused a request or could not answer it. {@link #errorCode()} is the stable code of
+ * {@code docs/errors.md} as the shared {@link ErrorCode} (empty for a code this client version does
+ * not know; {@link #code()} always has the text), and the message is the service's.
  */
 public final class ProoflineException extends RuntimeException {
     private final String code;
@@ -18,8 +22,14 @@ public final class ProoflineException extends RuntimeException {
         this.document = document;
     }
 
+    /** The code as sent, e.g. {@code invalid_request}. */
     public String code() {
         return code;
+    }
+
+    /** The code as the shared enum, to switch on; empty for a code newer than this client. */
+    public Optional<ErrorCode> errorCode() {
+        return Optional.ofNullable(ErrorCode.fromCode(code));
     }
 
     public int status() {

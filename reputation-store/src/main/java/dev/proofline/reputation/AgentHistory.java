@@ -1,5 +1,7 @@
 package dev.proofline.reputation;
 
+import dev.proofline.contract.ReceiptFields;
+import dev.proofline.contract.ScoredAgents;
 import dev.proofline.schemas.avro.Receipt;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,14 +44,13 @@ public record AgentHistory(String agentId, long passed, long failed, String firs
         return new AgentHistory(agentId, 0, 0, null, null, null, List.of(), List.of());
     }
 
-    /** Only these receipts count: an agent id that is set and not reserved for examples. */
+    /** Only these receipts count: {@link ScoredAgents} decides which agent ids are scored. */
     public static boolean counts(Receipt receipt) {
-        String agent = receipt.getAgentId();
-        return agent != null && !agent.isEmpty() && !agent.startsWith("test-");
+        return ScoredAgents.isScored(receipt.getAgentId());
     }
 
     public AgentHistory with(Receipt receipt, int partition, long offset) {
-        boolean pass = "pass".equals(receipt.getResult());
+        boolean pass = ReceiptFields.PASS.equals(receipt.getResult());
         long nowPassed = passed + (pass ? 1 : 0);
         long nowFailed = failed + (pass ? 0 : 1);
         List<RecentReceipt> newest = new ArrayList<>(RECENT);

@@ -106,7 +106,7 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         return in.readBoolean() ? in.readUTF() : null;
     }
 
-    static ObjectNode toJson(AgentHistory h) {
+    public static ObjectNode toJson(AgentHistory h) {
         ObjectNode node = StrictJson.NODES.objectNode();
         node.put("agent_id", h.agentId());
         node.put("passed", h.passed());
@@ -126,7 +126,7 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         return node;
     }
 
-    static AgentHistory fromJson(JsonNode node) {
+    public static AgentHistory fromJson(JsonNode node) {
         List<AgentHistory.RecentReceipt> recent = new ArrayList<>();
         node.get("recent").forEach(r -> recent.add(new AgentHistory.RecentReceipt(
                 r.get("verification_id").asString(), r.get("result").asString(), r.get("verified_at").asString(),

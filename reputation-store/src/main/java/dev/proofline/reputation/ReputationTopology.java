@@ -1,5 +1,6 @@
 package dev.proofline.reputation;
 
+import dev.proofline.contract.Topics;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
 import java.time.Duration;
@@ -20,29 +21,28 @@ import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
 
 /**
- * SPEC section 5 as a KTable: {@code receipts} (keyed by agent id) → every receipt indexed by
+ * Trust scores ({@code docs/scores.md}) as a KTable: {@code receipts} (keyed by agent id) → every receipt indexed by
  * verification id ({@code receipt-index}) → counted receipts only →
  * {@code agent-history} store, backed by its changelog and queryable → every change published to
- * the compacted {@code agent-scores} topic. It reads nothing but the receipts topic, so replaying
+ * the compacted scores topic ({@code agent-scores} by default). It reads nothing but the receipts topic, so replaying
  * receipts into a fresh application id rebuilds the same scores.
  */
 public final class ReputationTopology {
     public static final String STORE = "agent-history";
-    public static final String SCORES_TOPIC = "agent-scores";
     /** verification id → where its receipt is in the receipts topic, kept for the configured retention. */
     public static final String RECEIPT_INDEX = "receipt-index";
 
     private ReputationTopology() {
     }
 
-    public static KTable<String, AgentHistory> addTo(StreamsBuilder builder, String receiptsTopic,
+    public static KTable<String, AgentHistory> addTo(StreamsBuilder builder, Topics topics,
                                                      Serde<Receipt> receipts, Serde<ScoreUpdate> scores,
                                                      Duration indexRetention) {
         builder.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false),
                 Serdes.String(), new ReceiptPosition.ReceiptPositionSerde()));
         KTable<String, AgentHistory> histories = builder
-                .stream(receiptsTopic, Consumed.with(Serdes.String(), receipts))
+                .stream(topics.receipts(), Consumed.with(Serdes.String(), receipts))
                 .filter((key, receipt) -> receipt != null)
                 // Every receipt, test- agents too, is indexed by verification id; then only counted ones score.
                 .processValues(ReceiptPositions::new, RECEIPT_INDEX)
@@ -57,7 +57,7 @@ public final class ReputationTopology {
                                 .withKeySerde(Serdes.String()).withValueSerde(new AgentHistorySerde()));
         histories.toStream()
                 .mapValues(ReputationTopology::scoreUpdate)
-                .to(SCORES_TOPIC, Produced.with(Serdes.String(), scores));
+                .to(topics.scores(), Produced.with(Serdes.String(), scores));
         return histories;
     }
 

@@ -2,27 +2,17 @@ package dev.proofline.reputation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.proofline.attestor.AttestationContext;
-import dev.proofline.attestor.Attestor;
-import dev.proofline.attestor.KeyRing;
-import dev.proofline.attestor.ReceiptVerifier;
-import dev.proofline.attestor.SigningKey;
-import dev.proofline.engine.EngineSettings;
+import dev.proofline.contract.Topics;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.InMemorySchemaRegistry;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
-import java.security.SecureRandom;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -34,14 +24,13 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
-import tools.jackson.databind.node.ObjectNode;
 
 class ReputationTopologyTest {
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
     private final AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
 
-    private static Receipt receipt(int i, String agent, String result) {
+    static Receipt receipt(int i, String agent, String result) {
         return Receipt.newBuilder().setVerificationId("id-" + i).setTaskId("t-" + i).setAgentId(agent).setResult(result)
                 .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i)).setKeyVersion("v1")
                 .setOutputHash("o").setSchemaHash("s").setRulesHash("r").setCorrelationId(null).setSignedJson("{}").build();
@@ -49,7 +38,7 @@ class ReputationTopologyTest {
 
     private TopologyTestDriver driver(String applicationId) {
         StreamsBuilder builder = new StreamsBuilder();
-        ReputationTopology.addTo(builder, "receipts", receipts, scores, java.time.Duration.ofDays(7));
+        ReputationTopology.addTo(builder, Topics.defaults(), receipts, scores, java.time.Duration.ofDays(7));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -102,7 +91,7 @@ class ReputationTopologyTest {
             assertEquals(new AgentHistory.RecentReceipt("id-28", "pass", s0.lastVerifiedAt(), 0, 28), s0.recent().get(0));
             assertEquals(15, s0.timeline().size(), "one point per second");
 
-            TestOutputTopic<String, ScoreUpdate> updates = driver.createOutputTopic(ReputationTopology.SCORES_TOPIC,
+            TestOutputTopic<String, ScoreUpdate> updates = driver.createOutputTopic(Topics.DEFAULT_SCORES,
                     new StringDeserializer(), (topic, bytes) -> scores.deserializer().deserialize(topic, bytes));
             List<KeyValue<String, ScoreUpdate>> published = updates.readKeyValuesToList();
             assertEquals(30, published.size(), "one score update per counted receipt");
@@ -139,25 +128,5 @@ class ReputationTopologyTest {
         try (TopologyTestDriver driver = driver("rep-replayed")) {
             assertEquals(first, fold(driver));
         }
-    }
-
-    @Test
-    void scoreAnswersAreSignedWithTheScoreContextAndShowTheirInputs() {
-        KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
-        ScoreAnswers answers = new ScoreAnswers(EngineSettings.defaults(), new Attestor(keys),
-                Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC));
-        AgentHistory h = AgentHistory.empty("seller-7").with(receipt(1, "seller-7", "pass"), 0, 1).with(receipt(2, "seller-7", "fail"), 0, 2);
-        ObjectNode score = answers.score("seller-7", Optional.of(h));
-        ReceiptVerifier verifier = new ReceiptVerifier(keys.trustedKeys());
-        assertTrue(verifier.verifySignature(score, AttestationContext.SCORE).valid());
-        assertFalse(verifier.verifySignature(score, AttestationContext.VERIFY).valid(), "contexts do not mix");
-        assertEquals(TrustScore.rounded(TrustScore.of(1, 1)), score.get("trust_score").asDouble());
-        assertEquals(2, score.get("inputs").get("total").asInt());
-        assertEquals("2026-11-29T12:00:00.000000+00:00", score.get("attestation").get("timestamp").asString());
-
-        ObjectNode none = answers.score("test-x", Optional.empty());
-        assertEquals("no_data", none.get("reason").asString());
-        assertNull(none.get("trust_score").isNull() ? null : none.get("trust_score"));
-        assertTrue(verifier.verifySignature(none, AttestationContext.SCORE).valid());
     }
 }

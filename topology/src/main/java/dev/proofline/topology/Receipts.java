@@ -1,5 +1,6 @@
 package dev.proofline.topology;
 
+import dev.proofline.contract.ReceiptFields;
 import dev.proofline.schemas.avro.Receipt;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -11,15 +12,15 @@ public final class Receipts {
 
     public static Receipt toRecord(ObjectNode signed, String correlationId) {
         return Receipt.newBuilder()
-                .setVerificationId(text(signed, "verification_id"))
-                .setTaskId(text(signed, "task_id"))
-                .setAgentId(text(signed, "agent_id"))
-                .setResult(text(signed, "result"))
-                .setVerifiedAt(text(signed, "verified_at"))
-                .setKeyVersion(signed.get("attestation").get("key_version").asString())
-                .setOutputHash(text(signed, "output_hash"))
-                .setSchemaHash(text(signed, "schema_hash"))
-                .setRulesHash(text(signed, "rules_hash"))
+                .setVerificationId(text(signed, ReceiptFields.VERIFICATION_ID))
+                .setTaskId(text(signed, ReceiptFields.TASK_ID))
+                .setAgentId(text(signed, ReceiptFields.AGENT_ID))
+                .setResult(text(signed, ReceiptFields.RESULT))
+                .setVerifiedAt(text(signed, ReceiptFields.VERIFIED_AT))
+                .setKeyVersion(signed.get(ReceiptFields.ATTESTATION).get(ReceiptFields.KEY_VERSION).asString())
+                .setOutputHash(text(signed, ReceiptFields.OUTPUT_HASH))
+                .setSchemaHash(text(signed, ReceiptFields.SCHEMA_HASH))
+                .setRulesHash(text(signed, ReceiptFields.RULES_HASH))
                 .setCorrelationId(correlationId)
                 .setSignedJson(signed.toString())
                 .build();

@@ -1,5 +1,6 @@
 package dev.proofline.topology;
 
+import dev.proofline.contract.Topics;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.avro.Receipt;
 import java.time.Clock;
@@ -11,7 +12,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 
 /**
- * SPEC section 9 as a Kafka Streams topology:
+ * The verification half of the Kafka contract ({@code docs/kafka.md}) as a Kafka Streams topology:
  * <pre>
  *   agent-outputs ──► verify ─┬─ valid ───► receipts           (Avro receipt, key: agent or task id)
  *                             └─ invalid ─► agent-outputs.dlq  (error document, originals in headers)
@@ -28,14 +29,14 @@ public final class VerificationTopology {
     private VerificationTopology() {
     }
 
-    public static Topology build(ProoflineTopics topics, VerificationEngine engine, Serde<Receipt> receiptSerde,
+    public static Topology build(Topics topics, VerificationEngine engine, Serde<Receipt> receiptSerde,
                                  Clock clock) {
         return addTo(new Topology(), topics, engine, receiptSerde, clock, PipelineListener.NONE);
     }
 
     /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
     @SuppressWarnings("unchecked")
-    public static Topology addTo(Topology topology, ProoflineTopics topics, VerificationEngine engine,
+    public static Topology addTo(Topology topology, Topics topics, VerificationEngine engine,
                                  Serde<Receipt> receiptSerde, Clock clock, PipelineListener listener) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();

@@ -1,9 +1,10 @@
 package dev.proofline.topology;
 
-import dev.proofline.schemas.Headers;
-import dev.proofline.engine.ErrorDocument;
+import dev.proofline.contract.Headers;
+import dev.proofline.contract.ErrorDocument;
 import dev.proofline.engine.ParseOutcome;
 import dev.proofline.engine.VerificationEngine;
+import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Verifies one request record: a valid request becomes a signed receipt for the receipts sink, and
- * anything else becomes a dead letter carrying the SPEC section 6 error document, the original
+ * anything else becomes a dead letter carrying the error document ({@code docs/errors.md}), the original
  * bytes and where they came from. No record is dropped.
  */
 final class VerifyProcessor implements Processor<byte[], byte[], Object, Object> {

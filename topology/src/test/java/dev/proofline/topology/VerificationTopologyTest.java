@@ -1,6 +1,7 @@
 package dev.proofline.topology;
 
-import dev.proofline.schemas.Headers;
+import dev.proofline.contract.Headers;
+import dev.proofline.contract.Topics;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +17,7 @@ import dev.proofline.engine.EngineSettings;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.InMemorySchemaRegistry;
+import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +43,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 class VerificationTopologyTest {
-    private static final ProoflineTopics TOPICS = ProoflineTopics.defaults();
+    private static final Topics TOPICS = Topics.defaults();
     private static final int SIZE_LIMIT = 16 * 1024;
 
     private final KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));

@@ -1,0 +1,114 @@
+package dev.proofline.contract;
+
+/**
+ * Every error code Proofline answers with: the one table {@code docs/errors.md} is made from (a
+ * test checks the two agree). Codes are stable; clients may switch on them. A retryable code
+ * carries the one retry-after policy: how many seconds a caller should wait, sent as
+ * {@code retry_after} and as the HTTP {@code Retry-After} header.
+ */
+public enum ErrorCode {
+    INVALID_REQUEST(
+            "invalid_request",
+            422,
+            null,
+            "fix_request_fields",
+            "The request is not a valid verification request; `fields` names each problem and its fix."),
+    PAYLOAD_TOO_LARGE(
+            "payload_too_large",
+            413,
+            null,
+            "shrink_request",
+            "The request is larger than the configured limit (1 MiB by default), which the message states."),
+    VERIFICATION_FAILED(
+            "verification_failed",
+            500,
+            null,
+            "report_to_operator",
+            "The request was valid but the verifier failed on it; the record is kept on the dead-letter topic."),
+    PLACEHOLDER_AGENT_ID(
+            "placeholder_agent_id",
+            400,
+            null,
+            "fix_request_fields",
+            "The agent id in the path is a placeholder ({agent_id}, :agent_id or empty); put a real agent id there."),
+    NOT_READY(
+            "not_ready",
+            503,
+            2,
+            "retry_later",
+            "Scores are being moved between instances (a rebalance) or restored; retry after retry_after seconds."),
+    RECEIPT_PENDING(
+            "receipt_pending",
+            504,
+            1,
+            "retry_later",
+            "The request was accepted and will be verified, but its receipt was not ready in time; it lands on the"
+                    + " receipts topic under the verification_id the message names, and GET /receipts/{verification_id}"
+                    + " returns it."),
+    BROKER_UNAVAILABLE(
+            "broker_unavailable",
+            503,
+            5,
+            "retry_later",
+            "Kafka did not acknowledge the request in time, so it was most likely not accepted (if it was, its receipt"
+                    + " lands on the receipts topic like any other); retry after retry_after seconds."),
+    RECEIPT_NOT_FOUND(
+            "receipt_not_found",
+            404,
+            2,
+            "retry_later",
+            "No receipt has this verification_id: it may still be in the pipeline (retry shortly), its request may"
+                    + " have been refused (dead-letter topic), or it is older than the receipt index keeps.");
+
+    private final String code;
+    private final int status;
+    private final Integer retryAfterSeconds;
+    private final String nextAction;
+    private final String description;
+
+    ErrorCode(String code, int status, Integer retryAfterSeconds, String nextAction, String description) {
+        this.code = code;
+        this.status = status;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.nextAction = nextAction;
+        this.description = description;
+    }
+
+    /** The code as it appears on the wire, e.g. {@code invalid_request}. */
+    public String code() {
+        return code;
+    }
+
+    /** The HTTP status REST answers with; also the {@code status} field of the document. */
+    public int status() {
+        return status;
+    }
+
+    /** Whether the same request may succeed later unchanged. */
+    public boolean retryable() {
+        return retryAfterSeconds != null;
+    }
+
+    /** Seconds to wait before retrying, or {@code null} when retrying unchanged cannot help. */
+    public Integer retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+
+    public String nextAction() {
+        return nextAction;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The code with this wire name, or {@code null} for one this version does not know. */
+    public static ErrorCode fromCode(String code) {
+        for (ErrorCode known : values()) {
+            if (known.code.equals(code)) {
+                return known;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.proofline.engine;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.ExecutionContext;
+import com.networknt.schema.Result;
+import com.networknt.schema.walk.KeywordWalkHandler;
+import com.networknt.schema.walk.WalkEvent;
+import com.networknt.schema.walk.WalkFlow;
+import com.networknt.schema.walk.WalkListener;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Validates the output against its compiled schema and counts the checks ({@code docs/receipt.md}).
+ *
+ * <p>How checks are counted: one check is one assertion keyword applied at one instance location
+ * that exists ({@code required} counts once per object, however many names it lists). Keywords that
+ * only apply other schemas (properties, items, allOf, $ref, ...) are not checks themselves; their
+ * subschemas' keywords are. A keyword whose subschemas may fail without failing it (anyOf, oneOf,
+ * not, if, contains) counts as one check, and the keywords inside it are not counted. A keyword
+ * passes when it adds no error. The conformance invoice counts 22.
+ *
+ * <p>The same walk records which properties the schema declares and requires at each location,
+ * which the strict content checks need.
+ */
+final class SchemaChecks {
+    /** Pass or fail as a whole; what happens inside them is not a check of its own. */
+    private static final Set<String> OPAQUE = Set.of("anyOf", "oneOf", "not", "if", "contains");
+    /** Apply subschemas; their own keywords are the checks. */
+    private static final Set<String> APPLICATORS = Set.of("properties", "patternProperties", "additionalProperties",
+            "items", "prefixItems", "additionalItems", "allOf", "$ref", "$dynamicRef", "$recursiveRef",
+            "dependentSchemas", "dependencies", "propertyNames", "unevaluatedProperties", "unevaluatedItems",
+            "then", "else");
+
+    /** Properties the schema declares and requires at one instance location. */
+    static final class ObjectShape {
+        final Set<String> declared = new LinkedHashSet<>();
+        final Set<String> required = new LinkedHashSet<>();
+        boolean declaresProperties;
+        boolean open; // additionalProperties, patternProperties or unevaluatedProperties decide instead
+
+        boolean undeclared(String name) {
+            return declaresProperties && !open && !declared.contains(name);
+        }
+    }
+
+    record Outcome(CheckTally tally, Map<String, ObjectShape> shapes, Map<String, JsonNode> objects) {
+    }
+
+    private SchemaChecks() {
+    }
+
+    static Outcome run(CompiledSchema compiled, JsonNode output) {
+        CountingListener listener = new CountingListener();
+        compiled.schema().walk(output, true, (ExecutionContext ctx) -> ctx.walkConfig(
+                walk -> walk.keywordWalkHandler(KeywordWalkHandler.builder().keywordWalkListener(listener).build())));
+        // The walk counts checks, but validate() decides: in networknt 3.0.9 a validating walk misses
+        // some errors that validate() reports (draft-07 additionalItems after an items array).
+        List<Error> errors = compiled.schema().validate(output);
+        CheckTally tally = new CheckTally();
+        int failed = errors.isEmpty() ? 0 : Math.max(1, listener.failed);
+        tally.addCounts(listener.counted - failed, listener.counted + (errors.isEmpty() || listener.failed > 0 ? 0 : 1));
+        for (Error error : errors) {
+            tally.failUncounted(finding(error));
+        }
+        return new Outcome(tally, listener.shapes, listener.objects);
+    }
+
+    private static Finding finding(Error error) {
+        String keyword = error.getKeyword() == null ? "schema" : error.getKeyword();
+        String location = error.getInstanceLocation().toString();
+        String path = location;
+        String expected;
+        String found;
+        if ("required".equals(keyword) && error.getProperty() != null) {
+            path = location + "." + error.getProperty();
+            expected = "required property '" + error.getProperty() + "'";
+            found = "missing";
+        } else {
+            JsonNode schemaValue = error.getSchemaNode() == null ? null : error.getSchemaNode().get(keyword);
+            expected = keyword + (schemaValue == null ? "" : " " + DisplayValues.cut(schemaValue.toString()));
+            found = DisplayValues.of(error.getInstanceNode());
+        }
+        String field = path.equals("$") ? "$" : path.substring(2);
+        return new Finding(Finding.Source.SCHEMA, Check.schema(keyword), path, field, expected, found,
+                error.getMessage(), true, "");
+    }
+
+    private static final class CountingListener implements WalkListener {
+        final Map<String, ObjectShape> shapes = new LinkedHashMap<>();
+        final Map<String, JsonNode> objects = new LinkedHashMap<>();
+        final Deque<Integer> errorsBefore = new ArrayDeque<>();
+        int opaqueDepth;
+        int counted;
+        int failed;
+
+        @Override
+        public WalkFlow onWalkStart(WalkEvent event) {
+            errorsBefore.push(event.getExecutionContext().getErrors().size());
+            if (OPAQUE.contains(event.getKeyword())) {
+                opaqueDepth++;
+            }
+            return WalkFlow.CONTINUE;
+        }
+
+        @Override
+        public void onWalkEnd(WalkEvent event, List<Error> keywordErrors) {
+            int before = errorsBefore.isEmpty() ? 0 : errorsBefore.pop();
+            String keyword = event.getKeyword();
+            boolean opaque = OPAQUE.contains(keyword);
+            if (opaque) {
+                opaqueDepth--;
+            }
+            JsonNode instance = event.getInstanceNode();
+            if (opaqueDepth > 0 || instance == null || instance.isMissingNode()) {
+                return;
+            }
+            JsonNode schemaNode = event.getSchema().getSchemaNode();
+            if (instance.isObject()) {
+                recordShape(event.getInstanceLocation().toString(), keyword, schemaNode, instance);
+            }
+            JsonNode keywordValue = schemaNode == null ? null : schemaNode.get(keyword);
+            boolean falseSchema = keywordValue != null && keywordValue.isBoolean() && !keywordValue.booleanValue();
+            if (APPLICATORS.contains(keyword) && !falseSchema) {
+                return;
+            }
+            counted++;
+            if (event.getExecutionContext().getErrors().size() > before) {
+                failed++;
+            }
+        }
+
+        private void recordShape(String location, String keyword, JsonNode schemaNode, JsonNode instance) {
+            if (!keyword.equals("properties") && !keyword.equals("required")) {
+                return;
+            }
+            ObjectShape shape = shapes.computeIfAbsent(location, l -> new ObjectShape());
+            objects.putIfAbsent(location, instance);
+            JsonNode value = schemaNode.get(keyword);
+            if (keyword.equals("properties") && value != null && value.isObject()) {
+                shape.declaresProperties = true;
+                shape.declared.addAll(value.propertyNames());
+                shape.open |= schemaNode.has("additionalProperties") || schemaNode.has("patternProperties")
+                        || schemaNode.has("unevaluatedProperties");
+            } else if (keyword.equals("required") && value != null && value.isArray()) {
+                value.forEach(name -> shape.required.add(name.asString()));
+            }
+        }
+    }
+
+}

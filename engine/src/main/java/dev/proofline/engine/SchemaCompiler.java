@@ -1,0 +1,143 @@
+package dev.proofline.engine;
+
+import dev.proofline.contract.FieldProblem;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.PathType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Turns a caller's {@code expected_schema} into a compiled networknt schema, or into the field
+ * problems that make the request invalid. Results, good and bad, are cached by {@code schema_hash}
+ * in a bounded LRU, so a pipeline sending one schema a million times compiles it once.
+ *
+ * <p>Safety: the caller's schema is compiled in a registry that refuses to load anything (no http,
+ * file, jar or classpath {@code $ref}), and its patterns run on RE2/J. Meta-validation runs in a
+ * second registry that only ever loads the bundled meta-schemas of the standard dialects.
+ */
+public final class SchemaCompiler {
+    public static final String DEFAULT_DIALECT = SpecificationVersion.DRAFT_2020_12.getDialectId();
+    private static final String DIALECTS = "https://json-schema.org/draft/2020-12/schema (the default), "
+            + "https://json-schema.org/draft/2019-09/schema, http://json-schema.org/draft-07/schema#, "
+            + "http://json-schema.org/draft-06/schema# or http://json-schema.org/draft-04/schema#";
+
+    /** A compiled schema, or why the schema makes the request invalid. */
+    public sealed interface Compilation {
+        record Compiled(CompiledSchema schema) implements Compilation {
+        }
+
+        record Rejected(List<FieldProblem> problems) implements Compilation {
+        }
+    }
+
+    private final SchemaRegistry registry;
+    private final SchemaRegistry metaRegistry;
+    private final Map<SpecificationVersion, Schema> metaSchemas = new ConcurrentHashMap<>();
+    private final Map<String, Compilation> cache;
+    private final AtomicLong compilations = new AtomicLong();
+
+    public SchemaCompiler(int cacheSize) {
+        SchemaRegistryConfig config = SchemaRegistryConfig.builder()
+                .regularExpressionFactory(Re2jRegularExpressions.INSTANCE)
+                .pathType(PathType.LEGACY)
+                .build();
+        this.registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                b -> b.schemaRegistryConfig(config).schemaLoader(loader -> loader.block(iri -> true)));
+        this.metaRegistry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+                b -> b.schemaRegistryConfig(config));
+        this.cache = new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Compilation> eldest) {
+                return size() > cacheSize;
+            }
+        };
+    }
+
+    /** How many schemas were compiled (cache misses) since start. */
+    public long compilations() {
+        return compilations.get();
+    }
+
+    public Compilation compile(JsonNode schemaNode, String schemaHash) {
+        synchronized (cache) {
+            Compilation cached = cache.get(schemaHash);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        // Compiled outside the lock: two threads may race on a new schema, and both get a correct result.
+        Compilation compiled = compileUncached(schemaNode, schemaHash);
+        compilations.incrementAndGet();
+        synchronized (cache) {
+            cache.put(schemaHash, compiled);
+        }
+        return compiled;
+    }
+
+    private Compilation compileUncached(JsonNode schemaNode, String schemaHash) {
+        if (!schemaNode.isObject()) {
+            return rejected("expected_schema", "is not an object", "Send a JSON Schema object, e.g. {\"type\": \"object\"}.");
+        }
+        Optional<SpecificationVersion> dialect = dialectOf(schemaNode);
+        if (dialect.isEmpty()) {
+            return rejected("expected_schema.$schema", "names a JSON Schema dialect Proofline does not support",
+                    "Use " + DIALECTS + ", or leave $schema out for draft 2020-12.");
+        }
+        List<FieldProblem> problems = metaValidate(schemaNode, dialect.get());
+        if (!problems.isEmpty()) {
+            return new Compilation.Rejected(problems);
+        }
+        try {
+            Schema schema = registry.getSchema(schemaNode);
+            schema.initializeValidators(); // resolves every $ref and compiles every pattern now
+            return new Compilation.Compiled(new CompiledSchema(schemaHash, schema));
+        } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
+            return new Compilation.Rejected(SchemaProblems.explain(schemaNode, e));
+        }
+    }
+
+    private static Optional<SpecificationVersion> dialectOf(JsonNode schemaNode) {
+        JsonNode declared = schemaNode.get("$schema");
+        if (declared == null) {
+            return Optional.of(SpecificationVersion.DRAFT_2020_12);
+        }
+        if (!declared.isString()) {
+            return Optional.empty();
+        }
+        String id = declared.stringValue();
+        Optional<SpecificationVersion> version = SpecificationVersion.fromDialectId(id);
+        if (version.isEmpty()) {
+            version = SpecificationVersion.fromDialectId(id.endsWith("#") ? id.substring(0, id.length() - 1) : id + "#");
+        }
+        return version;
+    }
+
+    private List<FieldProblem> metaValidate(JsonNode schemaNode, SpecificationVersion dialect) {
+        Schema meta = metaSchemas.computeIfAbsent(dialect,
+                d -> metaRegistry.getSchema(SchemaLocation.of(d.getDialectId())));
+        List<FieldProblem> problems = new ArrayList<>();
+        for (Error error : meta.validate(schemaNode)) {
+            problems.add(new FieldProblem(
+                    SchemaProblems.fieldName(error.getInstanceLocation().toString()),
+                    "is not valid JSON Schema: " + error.getMessage(),
+                    "Correct the schema so that it is valid under its dialect (" + dialect.getDialectId() + ")."));
+        }
+        return problems;
+    }
+
+    private static Compilation rejected(String field, String problem, String fix) {
+        return new Compilation.Rejected(List.of(new FieldProblem(field, problem, fix)));
+    }
+}

@@ -1,0 +1,77 @@
+package dev.proofline.launcher;
+
+import dev.proofline.contract.Topics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The whole configuration of one node, read once at start and typed: what {@link ProoflineNode}
+ * wires its parts from. Derived defaults (the keys under the data dir, one replica on the embedded
+ * broker) are decided here, nowhere else.
+ *
+ * @param bootstrapServers   an external cluster, or empty to start the embedded broker
+ * @param replicationFactor  empty: the broker's default
+ * @param publicUrl          empty: this node's own HTTP address
+ * @param clientOverrides    {@code client.*} settings, for every Kafka client
+ * @param streamsOverrides   {@code streams.*} settings, for Kafka Streams only
+ */
+public record ProoflineSettings(
+        Path dataDir,
+        Path keysDir,
+        String host,
+        int kafkaPort,
+        int httpPort,
+        Optional<String> bootstrapServers,
+        Optional<String> schemaRegistryUrl,
+        Optional<String> publicUrl,
+        String applicationId,
+        Topics topics,
+        int partitions,
+        Optional<Short> replicationFactor,
+        int maxRequestBytes,
+        Duration verifyTimeout,
+        Duration receiptIndexRetention,
+        Map<String, Object> clientOverrides,
+        Map<String, Object> streamsOverrides) {
+
+    public ProoflineSettings {
+        clientOverrides = Map.copyOf(clientOverrides);
+        streamsOverrides = Map.copyOf(streamsOverrides);
+    }
+
+    public static ProoflineSettings resolve(ProoflineConfig config, Path defaultDataDir) {
+        Path dataDir = Settings.DATA_DIR.valueIn(config).orElse(defaultDataDir);
+        Optional<String> external = Settings.BOOTSTRAP_SERVERS.valueIn(config);
+        return new ProoflineSettings(
+                dataDir,
+                Settings.KEYS_DIR.valueIn(config).orElse(dataDir.resolve("keys")),
+                Settings.HOST.in(config),
+                Settings.KAFKA_PORT.in(config),
+                Settings.HTTP_PORT.in(config),
+                external,
+                Settings.SCHEMA_REGISTRY_URL.valueIn(config),
+                Settings.PUBLIC_URL.valueIn(config),
+                Settings.APPLICATION_ID.in(config),
+                new Topics(
+                        Settings.TOPICS_INPUT.in(config),
+                        Settings.TOPICS_RECEIPTS.in(config),
+                        Settings.TOPICS_DEAD_LETTER.in(config),
+                        Settings.TOPICS_SCORES.in(config)),
+                Settings.TOPICS_PARTITIONS.in(config),
+                // One broker can hold one replica; on a cluster the broker's own default applies.
+                Settings.TOPICS_REPLICATION_FACTOR.valueIn(config)
+                        .or(() -> external.isEmpty() ? Optional.of((short) 1) : Optional.empty()),
+                Settings.MAX_REQUEST_BYTES.in(config),
+                Settings.VERIFY_TIMEOUT.in(config),
+                Settings.RECEIPT_INDEX_RETENTION.in(config),
+                config.withPrefix(ProoflineConfig.CLIENT_PREFIX),
+                config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
+    }
+
+    /** Whether this node starts its own broker. */
+    public boolean embeddedBroker() {
+        return bootstrapServers.isEmpty();
+    }
+}

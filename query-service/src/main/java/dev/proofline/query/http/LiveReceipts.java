@@ -1,0 +1,116 @@
+package dev.proofline.query.http;
+
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.avro.Receipt;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.sse.SseClient;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import dev.proofline.query.discovery.DiscoveryDocuments;
+import dev.proofline.schemas.CorrelatedReplies;
+import java.util.function.Consumer;
+
+/**
+ * The live feed at {@code GET /feed/receipts} (server-sent events). A pipeline can sign thousands
+ * of receipts a second, more than a browser should render, so the feed ticks twice a second: each
+ * {@code receipts} event says how many receipts landed since the last tick and carries the newest
+ * {@value #PER_TICK} of them, signed, for the page to check.
+ */
+public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, RouteGroup, AutoCloseable {
+    public static final String PATH = DiscoveryDocuments.LIVE_FEED_PATH;
+    static final int PER_TICK = 10;
+    private static final long TICK_MILLIS = 500;
+    private static final long KEEP_ALIVE_MILLIS = 15_000;
+
+    private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
+    private final AvroSerde<Receipt> receipts;
+    /** The newest records as read, decoded only when sent: most receipts are counted, never shown. */
+    private final ArrayDeque<byte[]> newest = new ArrayDeque<>(PER_TICK);
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "proofline-live-feed");
+        t.setDaemon(true);
+        return t;
+    });
+    private long landed;
+    private long lastSentAt = System.currentTimeMillis();
+
+    public LiveReceipts(AvroSerde<Receipt> receipts) {
+        this.receipts = receipts;
+        ticker.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public synchronized void accept(CorrelatedReplies.Reply record) {
+        if (!record.isReceipt()) {
+            return;
+        }
+        byte[] receipt = record.value();
+        landed++;
+        if (newest.size() == PER_TICK) {
+            newest.removeFirst();
+        }
+        newest.addLast(receipt);
+    }
+
+    @Override
+    public void mount(JavalinConfig cfg) {
+        cfg.routes.sse(PATH, client -> {
+            client.keepAlive();
+            clients.add(client);
+            client.onClose(() -> clients.remove(client));
+        });
+    }
+
+    private void tick() {
+        long count;
+        List<byte[]> records;
+        synchronized (this) {
+            count = landed;
+            records = new ArrayList<>(newest);
+            landed = 0;
+            newest.clear();
+        }
+        // Decoded outside the lock: the reader thread that fills it is never held up.
+        List<Receipt> batch = records.stream().map(receipts::deserialize).toList();
+        long now = System.currentTimeMillis();
+        if (count > 0) {
+            send("receipts", event(count, batch));
+            lastSentAt = now;
+        } else if (now - lastSentAt >= KEEP_ALIVE_MILLIS) {
+            clients.forEach(c -> c.sendComment("keep-alive")); // proxies close idle connections
+            lastSentAt = now;
+        }
+    }
+
+    private void send(String name, String data) {
+        for (SseClient client : clients) {
+            if (client.terminated()) {
+                clients.remove(client);
+            } else {
+                client.sendEvent(name, data);
+            }
+        }
+    }
+
+    /** {"count": n, "receipts": [...]}: the signed receipts embedded exactly as signed. */
+    static String event(long count, List<Receipt> batch) {
+        StringBuilder json = new StringBuilder("{\"count\":").append(count).append(",\"receipts\":[");
+        for (int i = 0; i < batch.size(); i++) {
+            json.append(i == 0 ? "" : ",").append(batch.get(i).getSignedJson());
+        }
+        return json.append("]}").toString();
+    }
+
+    /** Stops the ticker; the HTTP server closes the connections themselves when it stops. */
+    @Override
+    public void close() {
+        ticker.shutdownNow();
+        clients.clear();
+    }
+}

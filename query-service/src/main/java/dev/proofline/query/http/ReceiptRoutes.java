@@ -1,0 +1,57 @@
+package dev.proofline.query.http;
+
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.query.Answer;
+import dev.proofline.reputation.ReceiptPosition;
+import dev.proofline.reputation.query.ReceiptIndex;
+import dev.proofline.reputation.query.ReceiptLog;
+import dev.proofline.schemas.avro.Receipt;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code GET /receipts/{verification_id}}: the signed receipt exactly as signed, from any instance
+ * (found through the receipt index, read back from the receipts topic). What a REST caller whose
+ * {@code POST /verify/schema} answered 504 {@code receipt_pending} asks next.
+ */
+public final class ReceiptRoutes implements RouteGroup {
+    private final ReceiptIndex index;
+    private final ReceiptLog log;
+
+    public ReceiptRoutes(ReceiptIndex index, ReceiptLog log) {
+        this.index = index;
+        this.log = log;
+    }
+
+    @Override
+    public void mount(JavalinConfig cfg) {
+        cfg.routes.get("/receipts/{verification_id}", this::receipt);
+        cfg.routes.get(ReceiptIndex.INTERNAL_PATH + "{verification_id}", this::localPosition);
+    }
+
+    private void receipt(Context ctx) {
+        Optional<Receipt> receipt = index.find(ctx.pathParam("verification_id").trim())
+                .flatMap(position -> log.read(List.of(position)).get(0));
+        if (receipt.isPresent()) {
+            Responses.json(ctx, receipt.get().getSignedJson());
+        } else {
+            Responses.send(ctx, Answer.error(ErrorDocument.receiptNotFound()));
+        }
+    }
+
+    /** Another instance asks: this instance's own index only. */
+    private void localPosition(Context ctx) {
+        Optional<ReceiptPosition> position = index.findLocally(ctx.pathParam("verification_id"));
+        if (position.isPresent()) {
+            Responses.json(ctx, StrictJson.NODES.objectNode()
+                    .put("partition", position.get().partition())
+                    .put("offset", position.get().offset())
+                    .toString());
+        } else {
+            ctx.status(404);
+        }
+    }
+}

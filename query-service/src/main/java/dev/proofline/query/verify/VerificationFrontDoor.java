@@ -1,0 +1,99 @@
+package dev.proofline.query.verify;
+
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.Headers;
+import dev.proofline.engine.ParseOutcome;
+import dev.proofline.engine.RequestParser;
+import dev.proofline.query.Answer;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.CorrelatedReplies;
+import dev.proofline.schemas.VerificationIds;
+import dev.proofline.schemas.avro.Receipt;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Verification for callers outside Kafka (REST and MCP): the request is checked first (413 over
+ * the size limit, 422 when invalid, nothing published), then published to the input topic with a
+ * correlation id, and the answer is the receipt the pipeline signs for it, read back from the
+ * receipts topic. A timeout is 504 {@code receipt_pending}: the request is not lost. If Kafka does
+ * not take the request in time, the answer is 503 {@code broker_unavailable}, never a bare 500.
+ */
+public final class VerificationFrontDoor {
+    private static final Logger LOG = LoggerFactory.getLogger(VerificationFrontDoor.class);
+
+    private final RequestParser parser;
+    private final KafkaProducer<String, byte[]> producer;
+    private final CorrelatedReplies replies;
+    private final AvroSerde<Receipt> receipts;
+    private final String inputTopic;
+    private final Duration timeout;
+
+    public VerificationFrontDoor(
+            RequestParser parser,
+            KafkaProducer<String, byte[]> producer,
+            CorrelatedReplies replies,
+            AvroSerde<Receipt> receipts,
+            String inputTopic,
+            Duration timeout) {
+        this.parser = parser;
+        this.producer = producer;
+        this.replies = replies;
+        this.receipts = receipts;
+        this.inputTopic = inputTopic;
+        this.timeout = timeout;
+    }
+
+    public Answer verify(byte[] body) throws InterruptedException {
+        ParseOutcome outcome = parser.parse(body);
+        if (outcome instanceof ParseOutcome.Invalid invalid) {
+            return Answer.error(invalid.error());
+        }
+        String agentId = ((ParseOutcome.Valid) outcome).request().agentId();
+        String correlationId = UUID.randomUUID().toString();
+        CompletableFuture<CorrelatedReplies.Reply> reply = replies.expect(correlationId);
+        ProducerRecord<String, byte[]> record = new ProducerRecord<>(inputTopic, agentId, body);
+        record.headers().add(Headers.CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
+        RecordMetadata written;
+        try {
+            written = producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException | KafkaException e) {
+            replies.forget(correlationId);
+            LOG.warn("a REST/MCP request was not published: {}",
+                    e.getCause() != null ? e.getCause().toString() : e.toString());
+            return Answer.error(ErrorDocument.brokerUnavailable());
+        }
+        try {
+            return answer(reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a reply future never fails", e);
+        } catch (TimeoutException e) {
+            replies.forget(correlationId);
+            String id = VerificationIds.of(written.topic(), written.partition(), written.offset()).toString();
+            return Answer.error(ErrorDocument.receiptPending(id));
+        }
+    }
+
+    /** The signed receipt exactly as signed, or the dead letter's error document with its own status. */
+    private Answer answer(CorrelatedReplies.Reply reply) {
+        if (reply.isReceipt()) {
+            return Answer.ok(receipts.deserialize(reply.value()).getSignedJson());
+        }
+        String document = reply.text();
+        JsonNode error = StrictJson.parse(document);
+        return Answer.errorDocument(document, error.path("status").asInt(500), error.path("code").asString(""));
+    }
+}

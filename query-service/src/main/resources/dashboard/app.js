@@ -1,0 +1,267 @@
+// Proofline dashboard: plain JavaScript, no framework, no CDN.
+// Every receipt shown is checked here, in the browser, against the agent-card's published keys:
+// the signed message is the RFC 8785 (JCS) form of {context, algorithm, key_version, attested_at,
+// response} (docs/signing.md), verified with WebCrypto's Ed25519.
+'use strict';
+
+const VERIFY_CONTEXT = 'json-schema-verifier/verify-schema-attestation/v1';
+const FEED_KEEP = 50;
+
+// ---- canonical JSON (RFC 8785) ---------------------------------------------------------------
+// JSON.stringify already prints numbers and strings exactly as JCS requires (JCS adopts
+// ECMAScript's rules); what is left is sorting object keys by UTF-16 code units, which is
+// JavaScript's default string order.
+function canonicalJson(value) {
+  if (value === null || typeof value !== 'object') {
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    return '[' + value.map(canonicalJson).join(',') + ']';
+  }
+  return '{' + Object.keys(value).sort()
+    .map(k => JSON.stringify(k) + ':' + canonicalJson(value[k])).join(',') + '}';
+}
+
+function base64Bytes(text) {
+  return Uint8Array.from(atob(text), c => c.charCodeAt(0));
+}
+
+// ---- keys and signatures ---------------------------------------------------------------------
+const keys = { byVersion: new Map(), available: false, problem: null };
+
+async function loadKeys() {
+  if (!window.isSecureContext || !window.crypto || !crypto.subtle) {
+    keys.problem = 'signatures are checked only on https or localhost pages';
+    return;
+  }
+  const card = await getJson('/.well-known/agent-card.json');
+  const extension = card.capabilities.extensions.find(e => e.params && e.params.publicKeys);
+  for (const k of extension.params.publicKeys) {
+    if (k.algorithm !== 'Ed25519') continue;
+    try {
+      const key = await crypto.subtle.importKey('raw', base64Bytes(k.publicKey), { name: 'Ed25519' }, false, ['verify']);
+      keys.byVersion.set(k.keyVersion, key);
+    } catch (e) {
+      keys.problem = 'this browser has no Ed25519 in WebCrypto';
+      return;
+    }
+  }
+  keys.available = true;
+}
+
+/** true when the receipt's signature holds, false when it does not, null when it cannot be checked. */
+async function verifyReceipt(receipt, context = VERIFY_CONTEXT) {
+  if (!keys.available) return null;
+  const attestation = receipt && receipt.attestation;
+  if (!attestation || attestation.algorithm !== 'Ed25519') return false;
+  let key = keys.byVersion.get(attestation.key_version);
+  if (!key) {
+    await loadKeys(); // a key rotated since the page loaded
+    key = keys.byVersion.get(attestation.key_version);
+    if (!key) return false;
+  }
+  const response = Object.assign({}, receipt);
+  delete response.attestation;
+  const message = {
+    context, algorithm: 'Ed25519', key_version: attestation.key_version,
+    attested_at: attestation.timestamp, response,
+  };
+  try {
+    return await crypto.subtle.verify({ name: 'Ed25519' }, key, base64Bytes(attestation.signature),
+      new TextEncoder().encode(canonicalJson(message)));
+  } catch (e) {
+    return false; // a signature that is not even 64 bytes of base64
+  }
+}
+
+// ---- small DOM helpers -----------------------------------------------------------------------
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name === 'class') node.className = value; else node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    node.append(child instanceof Node ? child : document.createTextNode(child == null ? '' : String(child)));
+  }
+  return node;
+}
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: { Accept: 'application/json' } });
+  if (!response.ok) throw new Error(path + ' answered ' + response.status);
+  return response.json();
+}
+
+function ago(iso) {
+  if (!iso) return '';
+  const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+  if (seconds < 60) return Math.round(seconds) + ' s ago';
+  if (seconds < 3600) return Math.round(seconds / 60) + ' min ago';
+  if (seconds < 86400) return Math.round(seconds / 3600) + ' h ago';
+  return iso.slice(0, 10);
+}
+
+function percent(x) {
+  return x == null ? '–' : (100 * x).toFixed(1) + '%';
+}
+
+function resultCell(result) {
+  return el('td', { class: result === 'pass' ? 'pass' : 'fail' }, result || '');
+}
+
+function signatureCell(valid) {
+  if (valid === true) return el('td', { class: 'signature verified' }, '✓ verified');
+  if (valid === false) return el('td', { class: 'signature invalid' }, '✗ INVALID');
+  return el('td', { class: 'signature unchecked', title: keys.problem || '' }, 'not checked');
+}
+
+// ---- leaderboard -----------------------------------------------------------------------------
+async function showLeaderboard() {
+  const board = await getJson('/agents?limit=200');
+  const rows = board.agents.map((a, i) => el('tr', { 'data-agent': a.agent_id },
+    el('td', { class: 'num' }, i + 1),
+    el('td', {}, el('a', { href: '#/agent/' + encodeURIComponent(a.agent_id) }, a.agent_id)),
+    el('td', { class: 'num' }, el('span', { class: 'bar', style: 'width:' + Math.round(60 * a.trust_score) + 'px' }),
+      a.trust_score.toFixed(3)),
+    el('td', { class: 'num' }, percent(a.pass_rate)),
+    el('td', { class: 'num' }, a.passed),
+    el('td', { class: 'num' }, a.failed),
+    el('td', {}, ago(a.last_verified_at)),
+    resultCell(a.last_result)));
+  document.querySelector('#leaderboard tbody').replaceChildren(...rows);
+  document.getElementById('leaderboard-meta').textContent = board.agent_count + ' agents from '
+    + board.instances + (board.instances === 1 ? ' instance' : ' instances')
+    + (board.complete ? '' : ' (an instance did not answer: the list may be incomplete)');
+}
+
+// ---- one agent -------------------------------------------------------------------------------
+async function showAgent(agentId) {
+  const path = encodeURIComponent(agentId);
+  const [history, recent] = await Promise.all([getJson('/reputation/' + path), getJson('/agents/' + path + '/receipts')]);
+  document.getElementById('agent-title').textContent = agentId;
+  const card = (label, value) => el('div', { class: 'card' }, el('b', {}, value), label);
+  document.getElementById('agent-summary').replaceChildren(
+    card('trust score', history.trust_score.toFixed(3)),
+    card('pass rate', percent(history.total ? history.passed / history.total : null)),
+    card('passed', history.passed), card('failed', history.failed),
+    card('last seen', ago(history.last_verified_at)));
+  document.getElementById('agent-chart').replaceChildren(scoreChart(history.score_over_time));
+
+  const rows = [];
+  for (const receipt of recent.receipts) {
+    const valid = await verifyReceipt(receipt);
+    rows.push(el('tr', { 'data-verification-id': receipt.verification_id },
+      el('td', {}, el('a', { href: '/receipts/' + encodeURIComponent(receipt.verification_id), title: 'the signed receipt' },
+        receipt.verified_at)),
+      el('td', {}, receipt.task_id), resultCell(receipt.result),
+      signatureCell(valid), el('td', {}, receipt.attestation ? receipt.attestation.key_version : ''),
+      el('td', { class: 'summary' }, describe(receipt))));
+  }
+  if (recent.missing > 0) {
+    rows.push(el('tr', {}, el('td', { colspan: 6, class: 'note' },
+      recent.missing + ' older receipts are no longer on the receipts topic (retention)')));
+  }
+  document.querySelector('#agent-receipts tbody').replaceChildren(...rows);
+}
+
+/** One line on what a receipt found: its first error, or that every check passed. */
+function describe(receipt) {
+  if (receipt.result === 'pass') return 'all blocking checks passed';
+  if (receipt.errors && receipt.errors.length) return receipt.errors[0];
+  const blocking = receipt.summary && receipt.summary.blocking_checks;
+  return blocking && blocking.length ? 'blocking: ' + blocking.join(', ') : '';
+}
+
+/** The trust score after each point of the agent's timeline, as an SVG line (no chart library). */
+function scoreChart(points) {
+  const ns = 'http://www.w3.org/2000/svg';
+  const w = 640, h = 180, left = 36, right = 10, top = 10, bottom = 24;
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.setAttribute('width', '100%');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', 'trust score over time');
+  const add = (tag, attrs, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text != null) node.textContent = text;
+    svg.append(node);
+  };
+  const y = s => top + (1 - s) * (h - top - bottom);
+  for (const s of [0, 0.5, 1]) {
+    add('line', { x1: left, x2: w - right, y1: y(s), y2: y(s), stroke: '#dde2e7' });
+    add('text', { x: 4, y: y(s) + 4 }, s.toFixed(1));
+  }
+  if (!points || points.length === 0) return svg;
+  const times = points.map(p => Date.parse(p.at));
+  const t0 = times[0], t1 = times[times.length - 1] > t0 ? times[times.length - 1] : t0 + 1;
+  const x = t => left + (t - t0) / (t1 - t0) * (w - left - right);
+  const coords = points.map((p, i) => `${x(times[i]).toFixed(1)},${y(p.trust_score).toFixed(1)}`);
+  add('polyline', { points: coords.join(' '), fill: 'none', stroke: '#2457a6', 'stroke-width': 2 });
+  points.forEach((p, i) => add('circle', { cx: x(times[i]), cy: y(p.trust_score), r: 2.5, fill: '#2457a6' },
+    null));
+  add('text', { x: left, y: h - 6 }, points[0].at.slice(0, 19).replace('T', ' '));
+  add('text', { x: w - right, y: h - 6, 'text-anchor': 'end' }, points[points.length - 1].at.slice(0, 19).replace('T', ' '));
+  return svg;
+}
+
+// ---- live feed -------------------------------------------------------------------------------
+function startFeed() {
+  const status = document.getElementById('feed-status');
+  const list = document.getElementById('feed-list');
+  const source = new EventSource('/feed/receipts');
+  source.onopen = () => { status.textContent = 'feed: live'; status.className = 'status ok'; };
+  source.onerror = () => { status.textContent = 'feed: reconnecting…'; status.className = 'status bad'; };
+  const rate = document.getElementById('feed-rate');
+  let quiet = null;
+  source.addEventListener('receipts', async event => {
+    const batch = JSON.parse(event.data);
+    document.getElementById('feed-empty').hidden = true;
+    rate.textContent = (batch.count * 2) + ' receipts/s'; // the server ticks twice a second
+    clearTimeout(quiet);
+    quiet = setTimeout(() => { rate.textContent = ''; }, 2000); // no tick: nothing landed
+    for (const receipt of batch.receipts) {
+      const valid = await verifyReceipt(receipt);
+      const mark = valid === true ? el('span', { class: 'verified', title: 'signature verified' }, '✓ ')
+        : valid === false ? el('span', { class: 'invalid', title: 'signature INVALID' }, '✗ ') : '';
+      list.prepend(el('li', { 'data-verification-id': receipt.verification_id }, mark,
+        el('span', { class: receipt.result }, receipt.result), ' ',
+        receipt.agent_id ? el('a', { href: '#/agent/' + encodeURIComponent(receipt.agent_id) }, receipt.agent_id) : receipt.task_id,
+        el('span', { class: 'when' }, receipt.verified_at)));
+    }
+    while (list.children.length > FEED_KEEP) list.lastElementChild.remove();
+  });
+}
+
+// ---- routing ---------------------------------------------------------------------------------
+let refresh = null;
+
+async function route() {
+  clearInterval(refresh);
+  const match = location.hash.match(/^#\/agent\/(.+)$/);
+  document.getElementById('leaderboard-view').hidden = !!match;
+  document.getElementById('agent-view').hidden = !match;
+  const show = match ? () => showAgent(decodeURIComponent(match[1])) : showLeaderboard;
+  const guarded = () => show().catch(e => console.warn('dashboard refresh failed:', e.message));
+  await guarded();
+  refresh = setInterval(guarded, match ? 5000 : 3000);
+}
+
+async function start() {
+  const status = document.getElementById('keys-status');
+  try {
+    await loadKeys();
+  } catch (e) {
+    keys.problem = 'the agent-card could not be read';
+  }
+  status.textContent = keys.available ? 'signatures checked with ' + keys.byVersion.size + ' published key(s)' : keys.problem;
+  status.className = 'status ' + (keys.available ? 'ok' : 'bad');
+  window.addEventListener('hashchange', route);
+  startFeed();
+  await route();
+  document.body.dataset.ready = 'true';
+}
+
+// For tests and curious people: the checks this page runs, callable from the console.
+window.proofline = { canonicalJson, verifyReceipt };
+start();

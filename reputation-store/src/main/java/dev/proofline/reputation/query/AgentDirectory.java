@@ -1,0 +1,71 @@
+package dev.proofline.reputation.query;
+
+import dev.proofline.reputation.AgentHistory;
+import dev.proofline.reputation.AgentSummary;
+import dev.proofline.reputation.ReputationTopology;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every agent, from any instance: each instance holds the histories of its own partitions, so the
+ * leaderboard asks every instance for its best agents and merges them. An instance that cannot
+ * answer makes the answer {@code complete: false} rather than failing it.
+ */
+public final class AgentDirectory {
+    /** The internal route an instance answers with its own best agents; never forwarded again. */
+    public static final String INTERNAL_PATH = "/internal/agents";
+
+    /** The merged leaderboard and whether every instance contributed to it. */
+    public record Leaderboard(List<AgentSummary> agents, long agentCount, int instances, boolean complete) {}
+
+    /** One instance's part: its best {@code limit} agents and how many it holds in all. */
+    public record LocalPart(List<AgentSummary> best, long agentCount) {}
+
+    private final Instances instances;
+
+    public AgentDirectory(Instances instances) {
+        this.instances = instances;
+    }
+
+    public Leaderboard leaderboard(int limit) {
+        Instances.FanOut<LocalPart> parts =
+                instances.askEvery(ReputationTopology.STORE, () -> local(limit), instance -> ask(instance, limit));
+        Map<String, AgentSummary> merged = new HashMap<>();
+        long count = 0;
+        for (LocalPart part : parts.answers()) {
+            part.best().forEach(s -> merged.merge(s.agentId(), s, (a, b) -> a.total() >= b.total() ? a : b));
+            count += part.agentCount();
+        }
+        List<AgentSummary> best = new ArrayList<>(merged.values());
+        best.sort(AgentSummary.BEST_FIRST);
+        return new Leaderboard(
+                List.copyOf(best.subList(0, Math.min(limit, best.size()))), count, parts.asked(), parts.complete());
+    }
+
+    /** This instance's own agents (the partitions it processes), best first. */
+    public LocalPart local(int limit) {
+        ReadOnlyKeyValueStore<String, AgentHistory> store = instances.localStore(
+                ReputationTopology.STORE, QueryableStoreTypes.<String, AgentHistory>keyValueStore());
+        List<AgentSummary> all = new ArrayList<>();
+        try (KeyValueIterator<String, AgentHistory> it = store.all()) {
+            it.forEachRemaining(kv -> all.add(AgentSummary.of(kv.value)));
+        }
+        all.sort(AgentSummary.BEST_FIRST);
+        return new LocalPart(List.copyOf(all.subList(0, Math.min(limit, all.size()))), all.size());
+    }
+
+    private LocalPart ask(HostInfo instance, int limit) {
+        JsonNode body = instances.ask(instance, INTERNAL_PATH + "?limit=" + limit)
+                .orElseThrow(() -> new NotQueryableException(instance + " has no agent directory"));
+        List<AgentSummary> best = new ArrayList<>();
+        body.get("agents").forEach(row -> best.add(AgentSummary.fromJson(row)));
+        return new LocalPart(best, body.get("agent_count").asLong());
+    }
+}

@@ -1,0 +1,10 @@
+package dev.proofline.reputation.query;
+
+import dev.proofline.reputation.AgentHistory;
+import java.util.Optional;
+
+/** Where the score queries find an agent's history. */
+public interface AgentHistories {
+    /** The agent's history, or empty; throws {@link NotQueryableException} while the store moves. */
+    Optional<AgentHistory> find(String agentId);
+}

@@ -1,0 +1,42 @@
+package dev.proofline.reputation.query;
+
+import dev.proofline.reputation.AgentHistory;
+import dev.proofline.reputation.AgentHistorySerde;
+import dev.proofline.reputation.ReputationTopology;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Finds an agent's history wherever it lives: this instance answers from its own store, or asks
+ * the owner {@link Instances} names over its internal route. While the key has no owner (a
+ * rebalance) the answer is {@link NotQueryableException}.
+ */
+public final class RoutedAgentHistories implements AgentHistories {
+    /** The internal route an owner answers; a forwarded query is never forwarded again. */
+    public static final String INTERNAL_PATH = "/internal/agent-history/";
+
+    private final Instances instances;
+    private final LocalAgentHistories local;
+
+    public RoutedAgentHistories(Instances instances) {
+        this.instances = instances;
+        this.local = new LocalAgentHistories(instances);
+    }
+
+    /** What this instance's own store holds, for the internal route. */
+    public Optional<AgentHistory> findLocally(String agentId) {
+        return local.find(agentId);
+    }
+
+    @Override
+    public Optional<AgentHistory> find(String agentId) {
+        HostInfo owner = instances.owner(ReputationTopology.STORE, agentId);
+        if (instances.isSelf(owner)) {
+            return local.find(agentId);
+        }
+        String path = INTERNAL_PATH + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
+        return instances.ask(owner, path).map(AgentHistorySerde::fromJson);
+    }
+}
