@@ -9,8 +9,7 @@ import tools.jackson.databind.node.ObjectNode;
  * the whole answer without its {@code attestation} field.
  */
 final class AttestationMessage {
-    private AttestationMessage() {
-    }
+    private AttestationMessage() {}
 
     static byte[] of(AttestationContext context, String keyVersion, String attestedAt, JsonNode response) {
         ObjectNode message = StrictJson.NODES.objectNode();

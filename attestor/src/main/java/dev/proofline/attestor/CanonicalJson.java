@@ -18,8 +18,7 @@ public final class CanonicalJson {
     private static final long MAX_EXACT_LONG = 1L << 53;
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private CanonicalJson() {
-    }
+    private CanonicalJson() {}
 
     public static String toCanonicalString(JsonNode node) {
         StringBuilder out = new StringBuilder(256);
@@ -88,8 +87,8 @@ public final class CanonicalJson {
         }
         double value = node.doubleValue();
         if (!Double.isFinite(value)) {
-            throw new CanonicalJsonException(path.toString(),
-                    "number is outside the range of an IEEE 754 double and has no canonical form");
+            throw new CanonicalJsonException(
+                    path.toString(), "number is outside the range of an IEEE 754 double and has no canonical form");
         }
         out.append(EcmaScriptNumbers.format(value));
     }
@@ -127,8 +126,9 @@ public final class CanonicalJson {
     }
 
     private static CanonicalJsonException loneSurrogate(PathTracker path, char c) {
-        return new CanonicalJsonException(path.toString(), String.format(
-                "string contains a lone surrogate U+%04X, which has no UTF-8 encoding", (int) c));
+        return new CanonicalJsonException(
+                path.toString(),
+                String.format("string contains a lone surrogate U+%04X, which has no UTF-8 encoding", (int) c));
     }
 
     /** Keeps the current location only so that an error can name it; cheap on the happy path. */

@@ -30,8 +30,7 @@ public final class CanonicalRequest {
             "max", NODES.nullNode(),
             "if_present", NODES.booleanNode(false));
 
-    private CanonicalRequest() {
-    }
+    private CanonicalRequest() {}
 
     public static ObjectNode of(JsonNode request) {
         ObjectNode canonical = NODES.objectNode();
@@ -56,7 +55,8 @@ public final class CanonicalRequest {
                 + ",\"enforce_rules\":" + CanonicalJson.toCanonicalString(booleanOrFalse(request.get("enforce_rules")))
                 + ",\"expected_schema\":" + canonicalSchema
                 + ",\"rules\":" + CanonicalJson.toCanonicalString(rules(request.get("rules")))
-                + ",\"strict_content_check\":" + CanonicalJson.toCanonicalString(booleanOrFalse(request.get("strict_content_check")))
+                + ",\"strict_content_check\":"
+                + CanonicalJson.toCanonicalString(booleanOrFalse(request.get("strict_content_check")))
                 + ",\"submitted_output\":" + canonicalOutput
                 + ",\"task_id\":" + CanonicalJson.toCanonicalString(request.get("task_id")) + "}";
     }

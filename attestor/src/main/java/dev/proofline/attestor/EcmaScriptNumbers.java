@@ -23,8 +23,7 @@ public final class EcmaScriptNumbers {
     /** Integers up to 2^53 print as their digits in both languages; no digit search needed. */
     private static final double EXACT_INTEGER_LIMIT = 9007199254740992.0;
 
-    private EcmaScriptNumbers() {
-    }
+    private EcmaScriptNumbers() {}
 
     public static String format(double value) {
         if (!Double.isFinite(value)) {
@@ -72,8 +71,8 @@ public final class EcmaScriptNumbers {
     }
 
     private static final double[] POWERS_OF_TEN = {
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+        1e20, 1e21, 1e22,
     };
 
     /** The shortest decimal that reads back as {@code x} (x > 0 and finite), without trailing zeros. */

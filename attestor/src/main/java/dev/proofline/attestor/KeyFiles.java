@@ -11,8 +11,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
+import org.bouncycastle.asn1.DEROctetString;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
 import org.bouncycastle.crypto.params.AsymmetricKeyParameter;
@@ -34,10 +34,10 @@ public final class KeyFiles {
     private static final String VERSION_LABEL = "Key-Version: ";
     /** id-Ed25519 (RFC 8410); Bouncy Castle keeps its constant in an internal package. */
     private static final ASN1ObjectIdentifier ID_ED25519 = new ASN1ObjectIdentifier("1.3.101.112");
+
     private static final Pattern VERSION_LINE = Pattern.compile("(?m)^" + VERSION_LABEL + "(\\S+)\\s*$");
 
-    private KeyFiles() {
-    }
+    private KeyFiles() {}
 
     public static void write(Path file, SigningKey key) throws IOException {
         if (file.getParent() != null) {
@@ -57,7 +57,8 @@ public final class KeyFiles {
      * factory writes version 1 with the public key attached, which OpenSSL 3.0 refuses to load.
      */
     private static byte[] pkcs8(SigningKey key) throws IOException {
-        PrivateKeyInfo info = new PrivateKeyInfo(new AlgorithmIdentifier(ID_ED25519),
+        PrivateKeyInfo info = new PrivateKeyInfo(
+                new AlgorithmIdentifier(ID_ED25519),
                 new DEROctetString(key.privateKey().getEncoded()));
         return info.getEncoded();
     }

@@ -41,7 +41,8 @@ public final class KeyRing {
         Files.createDirectories(directory);
         List<SigningKey> keys = new ArrayList<>();
         try (Stream<Path> files = Files.list(directory)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".pem")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".pem")).sorted().toList()) {
                 keys.add(KeyFiles.read(file));
             }
         }

@@ -60,9 +60,10 @@ public final class ReceiptVerifier {
         }
         boolean ok = new Ed25519PublicKeyParameters(publicKey.get())
                 .verify(Ed25519.Algorithm.Ed25519, null, message, 0, message.length, signature, 0);
-        return ok ? VerificationOutcome.VALID
-                : VerificationOutcome.invalid("signature does not match the " + context.name().toLowerCase()
-                        + " answer under key " + keyVersion);
+        return ok
+                ? VerificationOutcome.VALID
+                : VerificationOutcome.invalid("signature does not match the "
+                        + context.name().toLowerCase() + " answer under key " + keyVersion);
     }
 
     /**
@@ -78,8 +79,8 @@ public final class ReceiptVerifier {
             }
             String expected = recomputed.byName(name);
             if (!expected.equals(claimed.asString())) {
-                return VerificationOutcome.invalid(name + " differs: the receipt has " + claimed.asString()
-                        + ", the request gives " + expected);
+                return VerificationOutcome.invalid(
+                        name + " differs: the receipt has " + claimed.asString() + ", the request gives " + expected);
             }
         }
         return VerificationOutcome.VALID;

@@ -33,7 +33,10 @@ public record RequestHashes(String outputHash, String schemaHash, String rulesHa
         canonical(request.path("task_id"), "task_id"); // name the field if an id has no canonical form
         canonical(request.path("agent_id"), "agent_id");
         String canonicalRequest = CanonicalRequest.canonicalString(request, schema, output);
-        return new RequestHashes(Sha256.hex(utf8(output)), Sha256.hex(utf8(schema)), Sha256.hex(utf8(rules)),
+        return new RequestHashes(
+                Sha256.hex(utf8(output)),
+                Sha256.hex(utf8(schema)),
+                Sha256.hex(utf8(rules)),
                 Sha256.hex(utf8(canonicalRequest)));
     }
 
@@ -41,8 +44,11 @@ public record RequestHashes(String outputHash, String schemaHash, String rulesHa
         try {
             return CanonicalJson.toCanonicalString(value);
         } catch (CanonicalJsonException e) {
-            String where = field.equals("rules") ? e.path().replaceFirst("^\\$\\.", "") : field + e.path().substring(1);
-            throw new CanonicalJsonException(where, e.getMessage().substring(e.getMessage().indexOf(": ") + 2));
+            String where = field.equals("rules")
+                    ? e.path().replaceFirst("^\\$\\.", "")
+                    : field + e.path().substring(1);
+            throw new CanonicalJsonException(
+                    where, e.getMessage().substring(e.getMessage().indexOf(": ") + 2));
         }
     }
 

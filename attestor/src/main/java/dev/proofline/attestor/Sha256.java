@@ -7,8 +7,7 @@ import tools.jackson.databind.JsonNode;
 
 /** Lowercase hex SHA-256 of a value's RFC 8785 canonical UTF-8 bytes ({@code docs/hashes.md}). */
 public final class Sha256 {
-    private Sha256() {
-    }
+    private Sha256() {}
 
     public static String ofCanonical(JsonNode value) {
         return hex(CanonicalJson.toCanonicalBytes(value));

@@ -24,8 +24,7 @@ public final class StrictJson {
             .build();
     public static final JsonNodeFactory NODES = MAPPER.getNodeFactory();
 
-    private StrictJson() {
-    }
+    private StrictJson() {}
 
     /** Parses one JSON document; trailing content after it is an error. */
     public static JsonNode parse(byte[] json) {
@@ -75,8 +74,8 @@ public final class StrictJson {
         }
         var location = e.getLocation();
         if (location != null && location.getLineNr() > 0) {
-            return "not valid JSON at line " + location.getLineNr() + ", column " + location.getColumnNr()
-                    + ": " + reason;
+            return "not valid JSON at line " + location.getLineNr() + ", column " + location.getColumnNr() + ": "
+                    + reason;
         }
         return "not valid JSON: " + reason;
     }

@@ -21,8 +21,10 @@ class CanonicalJsonTest {
                   "string": "\\u20ac$\\u000F\\u000aA'\\u0042\\u0022\\u005c\\\\\\"\\/",
                   "literals": [null, true, false]
                 }""";
-        assertEquals("{\"literals\":[null,true,false],\"numbers\":[333333333.3333333,1e+30,4.5,0.002,1e-27],"
-                + "\"string\":\"\u20ac$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}", canonical(input));
+        assertEquals(
+                "{\"literals\":[null,true,false],\"numbers\":[333333333.3333333,1e+30,4.5,0.002,1e-27],"
+                        + "\"string\":\"\u20ac$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}",
+                canonical(input));
     }
 
     @Test
@@ -43,7 +45,8 @@ class CanonicalJsonTest {
 
     @Test
     void numbersPrintAsEcmaScriptDoes() {
-        assertEquals("[87,1e+21,0.000001,1e-7,0,-1.5,9007199254740992,123456789012345680000]",
+        assertEquals(
+                "[87,1e+21,0.000001,1e-7,0,-1.5,9007199254740992,123456789012345680000]",
                 canonical("[87.0, 1e21, 0.000001, 1e-7, -0.0, -1.5, 9007199254740992, 123456789012345678901]"));
     }
 
@@ -54,8 +57,8 @@ class CanonicalJsonTest {
 
     @Test
     void loneSurrogatesAreRefusedWithTheirPath() {
-        CanonicalJsonException e = assertThrows(CanonicalJsonException.class,
-                () -> canonical("{\"a\":[\"ok\",\"bad \\ud800 here\"]}"));
+        CanonicalJsonException e =
+                assertThrows(CanonicalJsonException.class, () -> canonical("{\"a\":[\"ok\",\"bad \\ud800 here\"]}"));
         assertEquals("$.a[1]", e.path());
         assertThrows(CanonicalJsonException.class, () -> canonical("\"\\udc00\""));
         assertThrows(CanonicalJsonException.class, () -> canonical("{\"\\ud83d\":1}"));
@@ -71,15 +74,14 @@ class CanonicalJsonTest {
 
     @Test
     void duplicateKeysAndTrailingContentAreRefusedWithoutEchoingInput() {
-        CanonicalJsonException dup = assertThrows(CanonicalJsonException.class,
-                () -> StrictJson.parse("{\"secret\":1,\"secret\":2}"));
+        CanonicalJsonException dup =
+                assertThrows(CanonicalJsonException.class, () -> StrictJson.parse("{\"secret\":1,\"secret\":2}"));
         assertTrue(dup.getMessage().contains("same key twice"), dup.getMessage());
         assertTrue(!dup.getMessage().contains("secret"), dup.getMessage());
-        CanonicalJsonException trailing = assertThrows(CanonicalJsonException.class,
-                () -> StrictJson.parse("{} {\"more\":1}"));
+        CanonicalJsonException trailing =
+                assertThrows(CanonicalJsonException.class, () -> StrictJson.parse("{} {\"more\":1}"));
         assertTrue(!trailing.getMessage().contains("more"), trailing.getMessage());
-        CanonicalJsonException garbage = assertThrows(CanonicalJsonException.class,
-                () -> StrictJson.parse("hunter2"));
+        CanonicalJsonException garbage = assertThrows(CanonicalJsonException.class, () -> StrictJson.parse("hunter2"));
         assertTrue(!garbage.getMessage().contains("hunter2"), garbage.getMessage());
     }
 }

@@ -13,8 +13,7 @@ import tools.jackson.databind.JsonNode;
  * tests on its own; {@link VendoredConformanceTest} checks the copy against the shared original.
  */
 public final class Conformance {
-    private Conformance() {
-    }
+    private Conformance() {}
 
     public static Path repoRoot() {
         String configured = System.getProperty("proofline.repo.root");
@@ -51,6 +50,8 @@ public final class Conformance {
     public static TrustedKeys referenceKeys() {
         JsonNode key = expected().get("reference_public_key");
         return TrustedKeys.of(java.util.List.of(new PublishedKey(
-                key.get("keyVersion").asString(), key.get("algorithm").asString(), key.get("publicKey").asString())));
+                key.get("keyVersion").asString(),
+                key.get("algorithm").asString(),
+                key.get("publicKey").asString())));
     }
 }

@@ -28,8 +28,8 @@ class ConformanceReceiptsTest {
     @MethodSource("receipts")
     void referenceReceiptVerifiesWithTheReferenceKey(String name) {
         JsonNode receipt = Conformance.json(name);
-        VerificationOutcome outcome = new ReceiptVerifier(Conformance.referenceKeys())
-                .verifySignature(receipt, AttestationContext.VERIFY);
+        VerificationOutcome outcome =
+                new ReceiptVerifier(Conformance.referenceKeys()).verifySignature(receipt, AttestationContext.VERIFY);
         assertTrue(outcome.valid(), outcome::toString);
     }
 
@@ -37,7 +37,8 @@ class ConformanceReceiptsTest {
     @MethodSource("receipts")
     void referenceReceiptDoesNotVerifyUnderTheScoreContext(String name) {
         assertFalse(new ReceiptVerifier(Conformance.referenceKeys())
-                .verifySignature(Conformance.json(name), AttestationContext.SCORE).valid());
+                .verifySignature(Conformance.json(name), AttestationContext.SCORE)
+                .valid());
     }
 
     @ParameterizedTest
@@ -48,7 +49,8 @@ class ConformanceReceiptsTest {
         List<String> mutated = new ArrayList<>();
         forEachLeaf(original, "$", (path, mutant) -> {
             mutated.add(path);
-            assertFalse(verifier.verifySignature(mutant, AttestationContext.VERIFY).valid(),
+            assertFalse(
+                    verifier.verifySignature(mutant, AttestationContext.VERIFY).valid(),
                     "a receipt with " + path + " changed still verified");
         });
         // Every field of the receipt, the attestation's own included, was tried.
@@ -68,7 +70,8 @@ class ConformanceReceiptsTest {
             }
             ObjectNode without = (ObjectNode) original.deepCopy();
             without.remove(field);
-            assertFalse(verifier.verifySignature(without, AttestationContext.VERIFY).valid(), "without " + field);
+            assertFalse(
+                    verifier.verifySignature(without, AttestationContext.VERIFY).valid(), "without " + field);
         }
         ObjectNode extra = (ObjectNode) original.deepCopy();
         extra.put("note", "added later");
@@ -79,7 +82,8 @@ class ConformanceReceiptsTest {
     @MethodSource("receipts")
     void recomputedHashesMatchTheRequestBehindTheReceipt(String name) {
         JsonNode receipt = Conformance.json(name);
-        String request = name.replace("receipts/", "requests/").replace(".full", "").replace(".compact", "");
+        String request =
+                name.replace("receipts/", "requests/").replace(".full", "").replace(".compact", "");
         assertEquals(VerificationOutcome.VALID, ReceiptVerifier.compareHashes(receipt, Conformance.json(request)));
         ObjectNode otherOutput = (ObjectNode) Conformance.json(request).deepCopy();
         ((ObjectNode) otherOutput.get("submitted_output")).put("total", 1);

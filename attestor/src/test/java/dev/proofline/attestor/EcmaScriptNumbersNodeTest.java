@@ -24,7 +24,8 @@ class EcmaScriptNumbersNodeTest {
 
     @Test
     void matchesNodeOnRandomAndEdgeDoubles(@TempDir Path tmp) throws Exception {
-        Assumptions.assumeTrue(nodeAvailable(), "SKIPPED: node is not on PATH, so ECMAScript printing was not compared");
+        Assumptions.assumeTrue(
+                nodeAvailable(), "SKIPPED: node is not on PATH, so ECMAScript printing was not compared");
         List<Double> values = edgeCases();
         SplittableRandom random = new SplittableRandom(8785);
         while (values.size() < RANDOM_COUNT) {
@@ -53,7 +54,8 @@ class EcmaScriptNumbersNodeTest {
                 """);
         Path output = tmp.resolve("node.txt");
         Process node = new ProcessBuilder("node", script.toString(), input.toString(), output.toString())
-                .inheritIO().start();
+                .inheritIO()
+                .start();
         assertTrue(node.waitFor(120, TimeUnit.SECONDS), "node did not finish");
         assertEquals(0, node.exitValue());
         List<String> expected = Files.readAllLines(output, StandardCharsets.UTF_8);
@@ -64,7 +66,8 @@ class EcmaScriptNumbersNodeTest {
             String ours = EcmaScriptNumbers.format(values.get(i));
             if (!ours.equals(expected.get(i))) {
                 if (mismatches++ < 5) {
-                    first.append(String.format("%n  %s: node %s, ours %s",
+                    first.append(String.format(
+                            "%n  %s: node %s, ours %s",
                             Long.toHexString(Double.doubleToRawLongBits(values.get(i))), expected.get(i), ours));
                 }
             }
@@ -75,13 +78,44 @@ class EcmaScriptNumbersNodeTest {
 
     private static List<Double> edgeCases() {
         List<Double> edges = new ArrayList<>(List.of(
-                0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, Double.MAX_VALUE, -Double.MAX_VALUE,
-                Math.nextDown(Double.MIN_NORMAL), Math.nextUp(Double.MIN_NORMAL),
-                1e21, Math.nextDown(1e21), Math.nextUp(1e21), 1e20, 999999999999999999999.0,
-                1e-7, Math.nextDown(1e-7), Math.nextUp(1e-7), 1e-6, Math.nextDown(1e-6), 0.000001,
-                9007199254740992.0, 9007199254740993.0, 9007199254740994.0, 18014398509481984.0,
-                333333333.33333329, 4.5, 0.002, 1e-27, 1e30, 0.1, 0.2, 0.1 + 0.2, 2e23, 5e-324,
-                1.7976931348623157e308, 2.2250738585072014e-308, 2.225073858507201e-308, 123456789012345680000.0));
+                0.0,
+                -0.0,
+                Double.MIN_VALUE,
+                -Double.MIN_VALUE,
+                Double.MIN_NORMAL,
+                Double.MAX_VALUE,
+                -Double.MAX_VALUE,
+                Math.nextDown(Double.MIN_NORMAL),
+                Math.nextUp(Double.MIN_NORMAL),
+                1e21,
+                Math.nextDown(1e21),
+                Math.nextUp(1e21),
+                1e20,
+                999999999999999999999.0,
+                1e-7,
+                Math.nextDown(1e-7),
+                Math.nextUp(1e-7),
+                1e-6,
+                Math.nextDown(1e-6),
+                0.000001,
+                9007199254740992.0,
+                9007199254740993.0,
+                9007199254740994.0,
+                18014398509481984.0,
+                333333333.33333329,
+                4.5,
+                0.002,
+                1e-27,
+                1e30,
+                0.1,
+                0.2,
+                0.1 + 0.2,
+                2e23,
+                5e-324,
+                1.7976931348623157e308,
+                2.2250738585072014e-308,
+                2.225073858507201e-308,
+                123456789012345680000.0));
         for (int exponent = -330; exponent <= 310; exponent++) {
             double power = Double.parseDouble("1e" + exponent);
             edges.add(power);
@@ -98,7 +132,9 @@ class EcmaScriptNumbersNodeTest {
 
     private static boolean nodeAvailable() {
         try {
-            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("node", "--version")
+                    .redirectErrorStream(true)
+                    .start();
             return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException | InterruptedException e) {
             return false;

@@ -47,7 +47,9 @@ class KeysAndSignaturesTest {
         Assumptions.assumeTrue(run(tmp, "openssl", "version") == 0, "SKIPPED: openssl is not installed");
         SigningKey ours = SigningKey.generate("v1-2026-11-29", new SecureRandom());
         KeyFiles.write(tmp.resolve("ours.pem"), ours);
-        assertEquals(0, run(tmp, "openssl", "pkey", "-in", "ours.pem", "-pubout", "-outform", "DER", "-out", "ours.pub.der"));
+        assertEquals(
+                0,
+                run(tmp, "openssl", "pkey", "-in", "ours.pem", "-pubout", "-outform", "DER", "-out", "ours.pub.der"));
         byte[] der = Files.readAllBytes(tmp.resolve("ours.pub.der"));
         byte[] raw = java.util.Arrays.copyOfRange(der, der.length - 32, der.length); // SPKI ends with the raw key
         assertArrayEquals(ours.rawPublicKey(), raw);
@@ -60,14 +62,19 @@ class KeysAndSignaturesTest {
     @Test
     void signatureVerifiesAndBindsTheContext() {
         KeyRing ring = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
-        ObjectNode signed = new Attestor(ring).attest(answer("t1"), AttestationContext.VERIFY, "2026-11-29T10:00:00.000000+00:00");
+        ObjectNode signed =
+                new Attestor(ring).attest(answer("t1"), AttestationContext.VERIFY, "2026-11-29T10:00:00.000000+00:00");
         ReceiptVerifier verifier = new ReceiptVerifier(ring.trustedKeys());
         assertTrue(verifier.verifySignature(signed, AttestationContext.VERIFY).valid());
         VerificationOutcome asScore = verifier.verifySignature(signed, AttestationContext.SCORE);
         assertFalse(asScore.valid());
         byte[] raw = ring.signingKey().rawPublicKey();
-        assertTrue(new ReceiptVerifier(TrustedKeys.ofAnyVersion(raw)).verifySignature(signed, AttestationContext.VERIFY).valid());
-        assertEquals(Base64.getEncoder().encodeToString(raw), ring.publishedKeys().get(0).publicKey());
+        assertTrue(new ReceiptVerifier(TrustedKeys.ofAnyVersion(raw))
+                .verifySignature(signed, AttestationContext.VERIFY)
+                .valid());
+        assertEquals(
+                Base64.getEncoder().encodeToString(raw),
+                ring.publishedKeys().get(0).publicKey());
     }
 
     @Test
@@ -79,7 +86,8 @@ class KeysAndSignaturesTest {
         KeyRing rotated = first.rotate(CLOCK);
         assertEquals("v2-2026-11-29", rotated.signingKey().version());
         ObjectNode fresh = new Attestor(rotated).attest(answer("new"), AttestationContext.VERIFY, "t");
-        assertEquals("v2-2026-11-29", fresh.get("attestation").get("key_version").asString());
+        assertEquals(
+                "v2-2026-11-29", fresh.get("attestation").get("key_version").asString());
 
         KeyRing reopened = KeyRing.openOrCreate(tmp.resolve("keys"), CLOCK);
         assertEquals(2, reopened.publishedKeys().size());
@@ -94,13 +102,17 @@ class KeysAndSignaturesTest {
         KeyRing a = KeyRing.of(SigningKey.generate("v1-a", new SecureRandom()));
         KeyRing b = KeyRing.of(SigningKey.generate("v1-b", new SecureRandom()));
         ObjectNode signed = new Attestor(a).attest(answer("x"), AttestationContext.VERIFY, "t");
-        VerificationOutcome outcome = new ReceiptVerifier(b.trustedKeys()).verifySignature(signed, AttestationContext.VERIFY);
+        VerificationOutcome outcome =
+                new ReceiptVerifier(b.trustedKeys()).verifySignature(signed, AttestationContext.VERIFY);
         assertEquals("no trusted key has version v1-a", outcome.reason());
     }
 
     private static int run(Path dir, String... command) throws Exception {
         try {
-            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(command)
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
         } catch (IOException e) {

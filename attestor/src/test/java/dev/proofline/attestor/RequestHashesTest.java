@@ -29,8 +29,10 @@ class RequestHashesTest {
     @Test
     void vectorOneCanonicalRequestIsExact() {
         JsonNode vector = Conformance.expected().get("hashes").get("requests/request-hash-vector-1.json");
-        assertEquals(vector.get("canonical_request").asString(),
-                CanonicalJson.toCanonicalString(CanonicalRequest.of(Conformance.json("requests/request-hash-vector-1.json"))));
+        assertEquals(
+                vector.get("canonical_request").asString(),
+                CanonicalJson.toCanonicalString(
+                        CanonicalRequest.of(Conformance.json("requests/request-hash-vector-1.json"))));
     }
 
     @Test
@@ -42,9 +44,10 @@ class RequestHashesTest {
                  "bounds":{"items[].price":{"min":0,"max":100}},
                  "rules":[{"type":"sum_equals","field":"items[].price","equals_field":"total","tolerance":0.01},
                           {"type":"unique","field":"items[].id"}]}""".formatted(
-                Conformance.json("requests/request-hash-vector-2.json").get("expected_schema"),
-                Conformance.json("requests/request-hash-vector-2.json").get("submitted_output"));
-        assertEquals("1aa064d21a2c1487d5d319ded6efec48c18dfee45b93f741266b1f491c2e099f",
+                        Conformance.json("requests/request-hash-vector-2.json").get("expected_schema"),
+                        Conformance.json("requests/request-hash-vector-2.json").get("submitted_output"));
+        assertEquals(
+                "1aa064d21a2c1487d5d319ded6efec48c18dfee45b93f741266b1f491c2e099f",
                 RequestHashes.of(StrictJson.parse(omitted)).requestHash());
     }
 

@@ -16,15 +16,20 @@ class VendoredConformanceTest {
     @Test
     void vendoredCopyIsByteForByteTheSharedOriginal() throws IOException {
         Path shared = Conformance.repoRoot().resolve("../shared/conformance").normalize();
-        Assumptions.assumeTrue(Files.isDirectory(shared),
+        Assumptions.assumeTrue(
+                Files.isDirectory(shared),
                 "SKIPPED: no ../shared/conformance beside this clone; the vendored copy is used as is");
         List<Path> original = files(shared);
         List<Path> vendored = files(Conformance.dir());
-        assertEquals(original.stream().map(shared::relativize).toList(),
-                vendored.stream().map(Conformance.dir()::relativize).toList(), "same files");
+        assertEquals(
+                original.stream().map(shared::relativize).toList(),
+                vendored.stream().map(Conformance.dir()::relativize).toList(),
+                "same files");
         for (Path file : original) {
-            assertArrayEquals(Files.readAllBytes(file),
-                    Files.readAllBytes(Conformance.dir().resolve(shared.relativize(file))), file.toString());
+            assertArrayEquals(
+                    Files.readAllBytes(file),
+                    Files.readAllBytes(Conformance.dir().resolve(shared.relativize(file))),
+                    file.toString());
         }
     }
 

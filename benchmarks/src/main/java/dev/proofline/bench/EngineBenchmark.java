@@ -42,7 +42,9 @@ import tools.jackson.databind.node.ObjectNode;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgs = {"-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgs = {"-Xmx1g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Threads(1)

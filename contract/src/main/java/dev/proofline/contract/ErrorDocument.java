@@ -63,8 +63,7 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
     }
 
     public static ErrorDocument receiptNotFound() {
-        return new ErrorDocument(
-                ErrorCode.RECEIPT_NOT_FOUND, "No receipt with this verification_id (yet).", List.of());
+        return new ErrorDocument(ErrorCode.RECEIPT_NOT_FOUND, "No receipt with this verification_id (yet).", List.of());
     }
 
     public ObjectNode toJson() {
@@ -84,7 +83,10 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
             ArrayNode details = doc.putArray("fields");
             for (FieldProblem p : fields) {
                 names.add(p.field());
-                details.addObject().put("field", p.field()).put("problem", p.problem()).put("fix", p.fix());
+                details.addObject()
+                        .put("field", p.field())
+                        .put("problem", p.problem())
+                        .put("fix", p.fix());
             }
         }
         return doc;

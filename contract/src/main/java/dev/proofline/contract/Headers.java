@@ -6,11 +6,11 @@ public final class Headers {
     public static final String CORRELATION_ID = "proofline.correlation-id";
     /** On a dead letter: the original value, where it came from and why it is here. */
     public static final String ORIGINAL_VALUE = "proofline.original.value";
+
     public static final String SOURCE_TOPIC = "proofline.source.topic";
     public static final String SOURCE_PARTITION = "proofline.source.partition";
     public static final String SOURCE_OFFSET = "proofline.source.offset";
     public static final String ERROR_CODE = "proofline.error.code";
 
-    private Headers() {
-    }
+    private Headers() {}
 }

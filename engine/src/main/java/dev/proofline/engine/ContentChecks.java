@@ -31,8 +31,7 @@ final class ContentChecks {
     private static final BigDecimal TWO_POW_53 = BigDecimal.valueOf(1L << 53);
     private static final String STRICT = "strict_content_check: ";
 
-    private ContentChecks() {
-    }
+    private ContentChecks() {}
 
     static void exactNumbers(JsonNode node, String location, CheckTally tally) {
         if (node.isNumber()) {
@@ -40,10 +39,17 @@ final class ContentChecks {
                 BigDecimal exact = new BigDecimal(node.bigIntegerValue());
                 if (exact.abs().compareTo(TWO_POW_53) > 0
                         && exact.compareTo(new BigDecimal(node.bigIntegerValue().doubleValue())) != 0) {
-                    tally.fail(new Finding(Finding.Source.INTEGRITY, Check.EXACT_NUMBER.id(), location, field(location),
-                            "a number an IEEE 754 double holds exactly", DisplayValues.number(node),
+                    tally.fail(new Finding(
+                            Finding.Source.INTEGRITY,
+                            Check.EXACT_NUMBER.id(),
+                            location,
+                            field(location),
+                            "a number an IEEE 754 double holds exactly",
+                            DisplayValues.number(node),
                             "integer has more digits than a double holds; its canonical form and hash use "
-                                    + new BigDecimal(node.doubleValue()).toBigInteger(), false, ""));
+                                    + new BigDecimal(node.doubleValue()).toBigInteger(),
+                            false,
+                            ""));
                     return;
                 }
             }
@@ -68,7 +74,11 @@ final class ContentChecks {
                 for (String name : object.propertyNames()) {
                     String at = location + "." + name;
                     if (shape.undeclared(name)) {
-                        fail(tally, Check.UNDECLARED_PROPERTY, at, "only properties the schema declares",
+                        fail(
+                                tally,
+                                Check.UNDECLARED_PROPERTY,
+                                at,
+                                "only properties the schema declares",
                                 "undeclared property '" + DisplayValues.cut(name) + "'",
                                 "property is not declared by the schema");
                     } else {
@@ -82,8 +92,13 @@ final class ContentChecks {
                     continue; // missing required properties are the schema's failure, not this check's
                 }
                 if (value.isString() && value.stringValue().isBlank()) {
-                    fail(tally, Check.EMPTY_REQUIRED, location + "." + name, "a non-empty value",
-                            DisplayValues.of(value), "required property is empty");
+                    fail(
+                            tally,
+                            Check.EMPTY_REQUIRED,
+                            location + "." + name,
+                            "a non-empty value",
+                            DisplayValues.of(value),
+                            "required property is empty");
                 } else {
                     tally.pass();
                 }
@@ -95,10 +110,16 @@ final class ContentChecks {
     private static void placeholders(JsonNode node, String location, CheckTally tally) {
         if (node.isString()) {
             String text = node.stringValue();
-            boolean placeholder = (text.length() <= 80 && PLACEHOLDER.matcher(text).matches())
-                    || text.toLowerCase().contains("lorem ipsum");
+            boolean placeholder =
+                    (text.length() <= 80 && PLACEHOLDER.matcher(text).matches())
+                            || text.toLowerCase().contains("lorem ipsum");
             if (placeholder) {
-                fail(tally, Check.PLACEHOLDER, location, "real content", DisplayValues.of(node),
+                fail(
+                        tally,
+                        Check.PLACEHOLDER,
+                        location,
+                        "real content",
+                        DisplayValues.of(node),
                         "value is a placeholder");
             } else {
                 tally.pass();
@@ -114,10 +135,18 @@ final class ContentChecks {
         }
     }
 
-    private static void fail(CheckTally tally, Check check, String location, String expected, String found,
-                             String detail) {
-        tally.fail(new Finding(Finding.Source.INTEGRITY, check.id(), location, field(location), expected, found,
-                detail, true, STRICT));
+    private static void fail(
+            CheckTally tally, Check check, String location, String expected, String found, String detail) {
+        tally.fail(new Finding(
+                Finding.Source.INTEGRITY,
+                check.id(),
+                location,
+                field(location),
+                expected,
+                found,
+                detail,
+                true,
+                STRICT));
     }
 
     private static String field(String location) {

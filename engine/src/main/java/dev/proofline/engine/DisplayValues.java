@@ -13,8 +13,7 @@ import tools.jackson.databind.JsonNode;
 final class DisplayValues {
     private static final int MAX_LENGTH = 80;
 
-    private DisplayValues() {
-    }
+    private DisplayValues() {}
 
     static String of(JsonNode value) {
         if (value == null || value.isMissingNode()) {

@@ -14,12 +14,13 @@ import java.util.Properties;
  * @param maxRequestBytes the largest request accepted (larger ones get 413)
  * @param schemaCacheSize how many compiled schemas are kept
  */
-public record EngineSettings(String publicBaseUrl, String serviceName, int listCap, int maxRequestBytes,
-                             int schemaCacheSize) {
+public record EngineSettings(
+        String publicBaseUrl, String serviceName, int listCap, int maxRequestBytes, int schemaCacheSize) {
     public static final String VERIFIER_VERSION = loadVersion();
 
     public EngineSettings {
-        publicBaseUrl = publicBaseUrl.endsWith("/") ? publicBaseUrl.substring(0, publicBaseUrl.length() - 1) : publicBaseUrl;
+        publicBaseUrl =
+                publicBaseUrl.endsWith("/") ? publicBaseUrl.substring(0, publicBaseUrl.length() - 1) : publicBaseUrl;
         if (listCap < 1 || maxRequestBytes < 1 || schemaCacheSize < 1) {
             throw new IllegalArgumentException("list cap, request size limit and schema cache size must be positive");
         }
@@ -31,7 +32,11 @@ public record EngineSettings(String publicBaseUrl, String serviceName, int listC
     public static final int DEFAULT_SCHEMA_CACHE_SIZE = 1024;
 
     public static EngineSettings defaults() {
-        return new EngineSettings("http://127.0.0.1:8080", SERVICE_NAME, DEFAULT_LIST_CAP, DEFAULT_MAX_REQUEST_BYTES,
+        return new EngineSettings(
+                "http://127.0.0.1:8080",
+                SERVICE_NAME,
+                DEFAULT_LIST_CAP,
+                DEFAULT_MAX_REQUEST_BYTES,
                 DEFAULT_SCHEMA_CACHE_SIZE);
     }
 
@@ -42,7 +47,6 @@ public record EngineSettings(String publicBaseUrl, String serviceName, int listC
     public EngineSettings withMaxRequestBytes(int bytes) {
         return new EngineSettings(publicBaseUrl, serviceName, listCap, bytes, schemaCacheSize);
     }
-
 
     private static String loadVersion() {
         try (InputStream in = EngineSettings.class.getResourceAsStream("version.properties")) {

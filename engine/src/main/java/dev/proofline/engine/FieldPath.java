@@ -17,12 +17,10 @@ public final class FieldPath {
     private final String text;
     private final List<Step> steps;
 
-    private record Step(String name, int arrayDepth) {
-    }
+    private record Step(String name, int arrayDepth) {}
 
     /** One selected value and where it was found ({@code $.line_items[1].line_total}). */
-    public record Selected(String location, JsonNode value) {
-    }
+    public record Selected(String location, JsonNode value) {}
 
     private FieldPath(String text, List<Step> steps) {
         this.text = text;

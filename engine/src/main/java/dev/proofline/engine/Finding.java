@@ -5,11 +5,20 @@ package dev.proofline.engine;
  * ({@code path} as {@code $.a.b}, {@code field} as the caller wrote it), what was expected and found,
  * and a one-line {@code detail}. {@code blocking} failures fail the result; the rest are warnings.
  */
-public record Finding(Source source, String check, String path, String field, String expected, String found,
-                      String detail, boolean blocking, String errorPrefix) {
+public record Finding(
+        Source source,
+        String check,
+        String path,
+        String field,
+        String expected,
+        String found,
+        String detail,
+        boolean blocking,
+        String errorPrefix) {
 
     public enum Source {
-        SCHEMA, INTEGRITY;
+        SCHEMA,
+        INTEGRITY;
 
         public String wireName() {
             return name().toLowerCase();

@@ -21,8 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Lists are capped; each carries {@code <name>_total} and {@code <name>_omitted}.
  */
 public final class ReceiptAssembler {
-    static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx")
-            .withZone(ZoneOffset.UTC);
+    static final DateTimeFormatter TIMESTAMP =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx").withZone(ZoneOffset.UTC);
 
     private final EngineSettings settings;
 
@@ -35,8 +35,13 @@ public final class ReceiptAssembler {
         return TIMESTAMP.format(instant.truncatedTo(ChronoUnit.MICROS));
     }
 
-    ObjectNode assemble(VerificationRequest request, UUID verificationId, String verifiedAt, String keyVersion,
-                        CheckTally schema, CheckTally integrity) {
+    ObjectNode assemble(
+            VerificationRequest request,
+            UUID verificationId,
+            String verifiedAt,
+            String keyVersion,
+            CheckTally schema,
+            CheckTally integrity) {
         List<Finding> schemaFindings = schema.findings();
         List<Finding> integrityFindings = integrity.findings();
         Set<String> blocking = new LinkedHashSet<>();
@@ -77,7 +82,10 @@ public final class ReceiptAssembler {
             capped(receipt, "hints", all, ReceiptAssembler::hint);
             ratio(receipt.putObject("schema_compliance"), schema.passed(), schema.total());
             ratio(receipt.putObject("integrity_checks"), integrity.passed(), integrity.total());
-            ratio(receipt.putObject("overall"), schema.passed() + integrity.passed(), schema.total() + integrity.total());
+            ratio(
+                    receipt.putObject("overall"),
+                    schema.passed() + integrity.passed(),
+                    schema.total() + integrity.total());
         }
         receipt.set("verify", VerifyBlock.of(settings, keyVersion));
         return receipt;
@@ -104,24 +112,41 @@ public final class ReceiptAssembler {
     }
 
     private static JsonNode errorDetail(Finding f) {
-        return StrictJson.NODES.objectNode().put("check", f.check()).put("path", f.path())
-                .put("expected", f.expected()).put("found", f.found()).put("message", f.message());
+        return StrictJson.NODES
+                .objectNode()
+                .put("check", f.check())
+                .put("path", f.path())
+                .put("expected", f.expected())
+                .put("found", f.found())
+                .put("message", f.message());
     }
 
     private static JsonNode flag(Finding f) {
-        return StrictJson.NODES.objectNode().put("check", f.check()).put("field", f.field())
-                .put("severity", f.blocking() ? "error" : "warning").put("detail", f.detail());
+        return StrictJson.NODES
+                .objectNode()
+                .put("check", f.check())
+                .put("field", f.field())
+                .put("severity", f.blocking() ? "error" : "warning")
+                .put("detail", f.detail());
     }
 
     private static JsonNode hint(Finding f) {
-        return StrictJson.NODES.objectNode().put("source", f.source().wireName()).put("check", f.check())
-                .put("path", f.path()).put("expected", f.expected()).put("found", f.found());
+        return StrictJson.NODES
+                .objectNode()
+                .put("source", f.source().wireName())
+                .put("check", f.check())
+                .put("path", f.path())
+                .put("expected", f.expected())
+                .put("found", f.found());
     }
 
     /** {ratio, passed, total}; the ratio is rounded to 6 decimals, and 1.0 when nothing was checked. */
     private static void ratio(ObjectNode node, int passed, int total) {
-        double ratio = total == 0 ? 1.0
-                : BigDecimal.valueOf(passed).divide(BigDecimal.valueOf(total), 6, RoundingMode.HALF_EVEN).doubleValue();
+        double ratio = total == 0
+                ? 1.0
+                : BigDecimal.valueOf(passed)
+                        .divide(BigDecimal.valueOf(total), 6, RoundingMode.HALF_EVEN)
+                        .doubleValue();
         node.put("ratio", ratio);
         node.put("passed", passed);
         node.put("total", total);

@@ -1,12 +1,12 @@
 package dev.proofline.engine;
 
-import dev.proofline.contract.ErrorDocument;
-import dev.proofline.contract.FieldProblem;
-import dev.proofline.contract.RequestFields;
 import dev.proofline.attestor.CanonicalJsonException;
 import dev.proofline.attestor.CanonicalRequest;
 import dev.proofline.attestor.RequestHashes;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
+import dev.proofline.contract.RequestFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +24,17 @@ import tools.jackson.databind.JsonNode;
 public final class RequestParser {
     public static final int MAX_ID_LENGTH = 200;
     private static final Set<String> REQUEST_FIELDS = Set.copyOf(RequestFields.ALL);
-    private static final Set<String> RULE_FIELDS = Set.of("type", "field", "equals_field", "equals", "other_field",
-            "value", "in_field", "values", "tolerance", "if_present");
+    private static final Set<String> RULE_FIELDS = Set.of(
+            "type",
+            "field",
+            "equals_field",
+            "equals",
+            "other_field",
+            "value",
+            "in_field",
+            "values",
+            "tolerance",
+            "if_present");
     private static final Set<String> BOUND_FIELDS = Set.of("min", "max", "if_present");
     private static final int MAX_NAME_IN_MESSAGE = 64;
 
@@ -54,7 +63,9 @@ public final class RequestParser {
         try {
             request = StrictJson.parse(body);
         } catch (CanonicalJsonException e) {
-            return invalid(List.of(new FieldProblem("body", "is " + e.getMessage(),
+            return invalid(List.of(new FieldProblem(
+                    "body",
+                    "is " + e.getMessage(),
                     "Send one JSON object, encoded as UTF-8, with no duplicate keys.")));
         }
         return parse(request);
@@ -62,13 +73,17 @@ public final class RequestParser {
 
     public ParseOutcome parse(JsonNode request) {
         if (!request.isObject()) {
-            return invalid(List.of(new FieldProblem("body", "is not a JSON object",
+            return invalid(List.of(new FieldProblem(
+                    "body",
+                    "is not a JSON object",
                     "Send one JSON object with task_id, expected_schema and submitted_output.")));
         }
         List<FieldProblem> problems = new ArrayList<>();
         for (String name : request.propertyNames()) {
             if (!REQUEST_FIELDS.contains(name)) {
-                problems.add(new FieldProblem(shortName(name), "is not a field of a verification request",
+                problems.add(new FieldProblem(
+                        shortName(name),
+                        "is not a field of a verification request",
                         "Remove it; the fields are " + String.join(", ", sorted(REQUEST_FIELDS)) + "."));
             }
         }
@@ -78,8 +93,8 @@ public final class RequestParser {
         if (schema == null || schema.isNull()) {
             problems.add(required("expected_schema", "Send the JSON Schema the output must meet."));
         } else if (!schema.isObject()) {
-            problems.add(new FieldProblem("expected_schema", "is not an object",
-                    "Send a JSON Schema object, e.g. {\"type\": \"object\"}."));
+            problems.add(new FieldProblem(
+                    "expected_schema", "is not an object", "Send a JSON Schema object, e.g. {\"type\": \"object\"}."));
         }
         JsonNode output = request.get("submitted_output");
         if (output == null) {
@@ -97,16 +112,20 @@ public final class RequestParser {
         try {
             hashes = RequestHashes.of(request); // also proves every hashed value has a canonical form
         } catch (CanonicalJsonException e) {
-            return invalid(List.of(new FieldProblem(e.path(), e.getMessage().substring(e.path().length() + 2),
-                    "Send only values JSON can hash canonically: finite numbers and strings of whole Unicode characters.")));
+            return invalid(
+                    List.of(
+                            new FieldProblem(
+                                    e.path(),
+                                    e.getMessage().substring(e.path().length() + 2),
+                                    "Send only values JSON can hash canonically: finite numbers and strings of whole Unicode characters.")));
         }
         SchemaCompiler.Compilation compilation = schemas.compile(schema, hashes.schemaHash());
         if (compilation instanceof SchemaCompiler.Compilation.Rejected rejected) {
             return invalid(rejected.problems());
         }
         CompiledSchema compiled = ((SchemaCompiler.Compilation.Compiled) compilation).schema();
-        return new ParseOutcome.Valid(new VerificationRequest(taskId, agentId, schema, output, rules, bounds,
-                enforceRules, strict, detail, hashes, compiled));
+        return new ParseOutcome.Valid(new VerificationRequest(
+                taskId, agentId, schema, output, rules, bounds, enforceRules, strict, detail, hashes, compiled));
     }
 
     private static String id(JsonNode request, String name, boolean required, List<FieldProblem> problems) {
@@ -118,13 +137,17 @@ public final class RequestParser {
             return null;
         }
         if (!value.isString()) {
-            problems.add(new FieldProblem(name, "is not a string",
+            problems.add(new FieldProblem(
+                    name,
+                    "is not a string",
                     "Send a string of 1 to " + MAX_ID_LENGTH + " characters" + (required ? "." : ", or null.")));
             return null;
         }
         String text = value.stringValue();
         if (text.isEmpty() || text.length() > MAX_ID_LENGTH) {
-            problems.add(new FieldProblem(name, text.isEmpty() ? "is empty" : "is longer than " + MAX_ID_LENGTH + " characters",
+            problems.add(new FieldProblem(
+                    name,
+                    text.isEmpty() ? "is empty" : "is longer than " + MAX_ID_LENGTH + " characters",
                     "Send a string of 1 to " + MAX_ID_LENGTH + " characters."));
             return null;
         }
@@ -151,13 +174,16 @@ public final class RequestParser {
 
     private static Rule rule(JsonNode node, String at, List<FieldProblem> problems) {
         if (!node.isObject()) {
-            problems.add(new FieldProblem(at, "is not an object", "Send {\"type\": ..., \"field\": ...} and the fields its type uses."));
+            problems.add(new FieldProblem(
+                    at, "is not an object", "Send {\"type\": ..., \"field\": ...} and the fields its type uses."));
             return null;
         }
         int before = problems.size();
         for (String name : node.propertyNames()) {
             if (!RULE_FIELDS.contains(name)) {
-                problems.add(new FieldProblem(at + "." + shortName(name), "is not a field of a rule",
+                problems.add(new FieldProblem(
+                        at + "." + shortName(name),
+                        "is not a field of a rule",
                         "Remove it; rule fields are " + String.join(", ", sorted(RULE_FIELDS)) + "."));
             }
         }
@@ -166,15 +192,17 @@ public final class RequestParser {
         if (typeNode == null || typeNode.isNull()) {
             problems.add(required(at + ".type", "Use one of: " + RuleType.ALLOWED + "."));
         } else if (!typeNode.isString() || (type = RuleType.fromWireName(typeNode.stringValue())) == null) {
-            problems.add(new FieldProblem(at + ".type", "is not one of the allowed values",
-                    "Use one of: " + RuleType.ALLOWED + "."));
+            problems.add(new FieldProblem(
+                    at + ".type", "is not one of the allowed values", "Use one of: " + RuleType.ALLOWED + "."));
         }
         FieldPath field = path(node.get("field"), at + ".field", true, problems);
         double tolerance = CanonicalRequest.DEFAULT_TOLERANCE;
         JsonNode toleranceNode = node.get("tolerance");
         if (toleranceNode != null) {
             if (!toleranceNode.isNumber() || !(toleranceNode.doubleValue() >= 0)) {
-                problems.add(new FieldProblem(at + ".tolerance", "is not a non-negative number",
+                problems.add(new FieldProblem(
+                        at + ".tolerance",
+                        "is not a non-negative number",
                         "Send a number >= 0, or leave it out for 1e-9."));
             } else {
                 tolerance = toleranceNode.doubleValue();
@@ -198,9 +226,9 @@ public final class RequestParser {
             boolean hasPath = present(node, pathName);
             boolean hasConstant = present(node, constantName);
             if (hasPath == hasConstant) {
-                problems.add(new FieldProblem(at + "." + pathName, hasPath
-                        ? "is set together with " + constantName
-                        : "is missing, and so is " + constantName,
+                problems.add(new FieldProblem(
+                        at + "." + pathName,
+                        hasPath ? "is set together with " + constantName : "is missing, and so is " + constantName,
                         "A " + type.wireName() + " rule needs exactly one of " + pathName + " (a path) or "
                                 + constantName + " (" + (type == RuleType.EXISTS_IN ? "a list" : "a number") + ")."));
             } else if (hasPath) {
@@ -209,16 +237,23 @@ public final class RequestParser {
                 constant = node.get(constantName);
                 boolean ok = type == RuleType.EXISTS_IN ? constant.isArray() : constant.isNumber();
                 if (!ok) {
-                    problems.add(new FieldProblem(at + "." + constantName,
+                    problems.add(new FieldProblem(
+                            at + "." + constantName,
                             type == RuleType.EXISTS_IN ? "is not a list" : "is not a number",
-                            type == RuleType.EXISTS_IN ? "Send the allowed values as a JSON array." : "Send a number."));
+                            type == RuleType.EXISTS_IN
+                                    ? "Send the allowed values as a JSON array."
+                                    : "Send a number."));
                 }
             }
         }
         for (String name : List.of("equals_field", "equals", "other_field", "value", "in_field", "values")) {
-            if (type != RuleType.UNIQUE && present(node, name)
-                    && !name.equals(type.referenceField()) && !name.equals(type.referenceConstant())) {
-                problems.add(new FieldProblem(at + "." + name, "is not used by a " + type.wireName() + " rule",
+            if (type != RuleType.UNIQUE
+                    && present(node, name)
+                    && !name.equals(type.referenceField())
+                    && !name.equals(type.referenceConstant())) {
+                problems.add(new FieldProblem(
+                        at + "." + name,
+                        "is not used by a " + type.wireName() + " rule",
                         "Remove it; a " + type.wireName() + " rule uses " + type.referenceField() + " or "
                                 + type.referenceConstant() + "."));
             }
@@ -232,8 +267,8 @@ public final class RequestParser {
             return parsed;
         }
         if (!bounds.isObject()) {
-            problems.add(new FieldProblem("bounds", "is not an object",
-                    "Send a map from a path to {min, max, if_present}, or null."));
+            problems.add(new FieldProblem(
+                    "bounds", "is not an object", "Send a map from a path to {min, max, if_present}, or null."));
             return parsed;
         }
         for (Map.Entry<String, JsonNode> entry : bounds.properties()) {
@@ -250,7 +285,9 @@ public final class RequestParser {
             }
             for (String name : bound.propertyNames()) {
                 if (!BOUND_FIELDS.contains(name)) {
-                    problems.add(new FieldProblem(at + "." + shortName(name), "is not a field of a bound",
+                    problems.add(new FieldProblem(
+                            at + "." + shortName(name),
+                            "is not a field of a bound",
                             "Remove it; bound fields are min, max and if_present."));
                 }
             }
@@ -289,8 +326,8 @@ public final class RequestParser {
         }
         FieldPath path = node.isString() ? FieldPath.parse(node.stringValue()) : null;
         if (path == null) {
-            problems.add(new FieldProblem(at, node.isString() ? "is not a valid path" : "is not a string",
-                    FieldPath.describeSyntax()));
+            problems.add(new FieldProblem(
+                    at, node.isString() ? "is not a valid path" : "is not a string", FieldPath.describeSyntax()));
         }
         return path;
     }
@@ -321,7 +358,8 @@ public final class RequestParser {
         if (value.isString() && value.stringValue().equals("compact")) {
             return Detail.COMPACT;
         }
-        problems.add(new FieldProblem("detail", "is not one of the allowed values", "Use one of: 'full' or 'compact'."));
+        problems.add(
+                new FieldProblem("detail", "is not one of the allowed values", "Use one of: 'full' or 'compact'."));
         return Detail.FULL;
     }
 

@@ -38,7 +38,11 @@ final class RuleChecks {
         List<FieldPath.Selected> values = rule.field().select(output);
         if (values.isEmpty()) {
             if (!rule.ifPresent()) {
-                fail(rule.type().check(), rule.field(), "a value at " + rule.field(), "nothing",
+                fail(
+                        rule.type().check(),
+                        rule.field(),
+                        "a value at " + rule.field(),
+                        "nothing",
                         "no value at '" + rule.field() + "'");
             }
             return;
@@ -56,7 +60,11 @@ final class RuleChecks {
         Check sideForMissing = bound.min() != null ? Check.BOUNDS_MIN : Check.BOUNDS_MAX;
         if (values.isEmpty()) {
             if (!bound.ifPresent()) {
-                fail(sideForMissing, bound.path(), "a value at " + bound.path(), "nothing",
+                fail(
+                        sideForMissing,
+                        bound.path(),
+                        "a value at " + bound.path(),
+                        "nothing",
                         "no value at '" + bound.path() + "'");
             }
             return;
@@ -64,15 +72,27 @@ final class RuleChecks {
         for (FieldPath.Selected selected : values) {
             JsonNode value = selected.value();
             if (!value.isNumber()) {
-                failAt(sideForMissing, selected, "a number", DisplayValues.of(value),
+                failAt(
+                        sideForMissing,
+                        selected,
+                        "a number",
+                        DisplayValues.of(value),
                         "value at '" + field(selected) + "' is not a number");
             } else if (bound.min() != null && value.doubleValue() < bound.min()) {
                 String min = DisplayValues.floating(bound.min());
-                failAt(Check.BOUNDS_MIN, selected, ">= " + min, DisplayValues.number(value),
+                failAt(
+                        Check.BOUNDS_MIN,
+                        selected,
+                        ">= " + min,
+                        DisplayValues.number(value),
                         "value " + DisplayValues.number(value) + " is below the minimum " + min);
             } else if (bound.max() != null && value.doubleValue() > bound.max()) {
                 String max = DisplayValues.floating(bound.max());
-                failAt(Check.BOUNDS_MAX, selected, "<= " + max, DisplayValues.number(value),
+                failAt(
+                        Check.BOUNDS_MAX,
+                        selected,
+                        "<= " + max,
+                        DisplayValues.number(value),
                         "value " + DisplayValues.number(value) + " is above the maximum " + max);
             } else {
                 tally.pass();
@@ -97,7 +117,11 @@ final class RuleChecks {
         if (Math.abs(sum - target.number()) <= rule.tolerance()) {
             tally.pass();
         } else {
-            fail(Check.SUM_EQUALS, rule.field(), "a sum equal to " + target.text(), "sum " + found,
+            fail(
+                    Check.SUM_EQUALS,
+                    rule.field(),
+                    "a sum equal to " + target.text(),
+                    "sum " + found,
                     "values sum to " + found + ", expected " + target.text());
         }
     }
@@ -119,7 +143,11 @@ final class RuleChecks {
                 tally.pass();
             } else {
                 String shown = DisplayValues.number(selected.value());
-                failAt(rule.type().check(), selected, operator + " " + limit.text(), shown,
+                failAt(
+                        rule.type().check(),
+                        selected,
+                        operator + " " + limit.text(),
+                        shown,
                         "value " + shown + " is not " + operator + " " + limit.text());
             }
         }
@@ -131,7 +159,11 @@ final class RuleChecks {
         if (rule.referencePath() != null) {
             List<FieldPath.Selected> pool = rule.referencePath().select(output);
             if (pool.isEmpty()) {
-                fail(Check.EXISTS_IN, rule.field(), "values at " + rule.referencePath(), "nothing",
+                fail(
+                        Check.EXISTS_IN,
+                        rule.field(),
+                        "values at " + rule.referencePath(),
+                        "nothing",
                         "no values at '" + rule.referencePath() + "' to look values up in");
                 return;
             }
@@ -160,30 +192,42 @@ final class RuleChecks {
                 tally.pass();
             } else {
                 String shown = DisplayValues.of(selected.value());
-                failAt(Check.UNIQUE, selected, "distinct values", "duplicate " + shown + " (first at " + first + ")",
+                failAt(
+                        Check.UNIQUE,
+                        selected,
+                        "distinct values",
+                        "duplicate " + shown + " (first at " + first + ")",
                         "value " + shown + " repeats the one at '" + first.substring(2) + "'");
             }
         }
     }
 
     /** The number a rule compares against, with how messages name it: {@code total (135.0)} or {@code 0}. */
-    private record Reference(double number, String text) {
-    }
+    private record Reference(double number, String text) {}
 
     private Reference numberReference(Rule rule) {
         if (rule.referenceConstant() != null) {
-            return new Reference(rule.referenceConstant().doubleValue(), DisplayValues.number(rule.referenceConstant()));
+            return new Reference(
+                    rule.referenceConstant().doubleValue(), DisplayValues.number(rule.referenceConstant()));
         }
         FieldPath path = rule.referencePath();
         List<FieldPath.Selected> found = path.select(output);
         if (found.size() != 1 || !found.get(0).value().isNumber()) {
-            String what = found.isEmpty() ? "nothing" : found.size() > 1 ? found.size() + " values"
-                    : DisplayValues.of(found.get(0).value()) + " (not a number)";
-            fail(rule.type().check(), path, "one number at " + path, what,
+            String what = found.isEmpty()
+                    ? "nothing"
+                    : found.size() > 1
+                            ? found.size() + " values"
+                            : DisplayValues.of(found.get(0).value()) + " (not a number)";
+            fail(
+                    rule.type().check(),
+                    path,
+                    "one number at " + path,
+                    what,
                     "expected one number at '" + path + "', found " + what);
             return null;
         }
-        return new Reference(found.get(0).value().doubleValue(),
+        return new Reference(
+                found.get(0).value().doubleValue(),
                 path + " (" + DisplayValues.number(found.get(0).value()) + ")");
     }
 
@@ -192,19 +236,39 @@ final class RuleChecks {
             tally.pass();
             return true;
         }
-        failAt(rule.type().check(), selected, "a number", DisplayValues.of(selected.value()),
+        failAt(
+                rule.type().check(),
+                selected,
+                "a number",
+                DisplayValues.of(selected.value()),
                 "value at '" + field(selected) + "' is not a number");
         return false;
     }
 
     private void fail(Check check, FieldPath path, String expected, String found, String detail) {
-        tally.fail(new Finding(Finding.Source.INTEGRITY, check.id(), path.display(), path.toString(), expected, found,
-                detail, enforce, ENFORCED));
+        tally.fail(new Finding(
+                Finding.Source.INTEGRITY,
+                check.id(),
+                path.display(),
+                path.toString(),
+                expected,
+                found,
+                detail,
+                enforce,
+                ENFORCED));
     }
 
     private void failAt(Check check, FieldPath.Selected at, String expected, String found, String detail) {
-        tally.fail(new Finding(Finding.Source.INTEGRITY, check.id(), at.location(), field(at), expected, found,
-                detail, enforce, ENFORCED));
+        tally.fail(new Finding(
+                Finding.Source.INTEGRITY,
+                check.id(),
+                at.location(),
+                field(at),
+                expected,
+                found,
+                detail,
+                enforce,
+                ENFORCED));
     }
 
     private static String field(FieldPath.Selected selected) {

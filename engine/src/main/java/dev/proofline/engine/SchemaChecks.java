@@ -2,7 +2,6 @@ package dev.proofline.engine;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.ExecutionContext;
-import com.networknt.schema.Result;
 import com.networknt.schema.walk.KeywordWalkHandler;
 import com.networknt.schema.walk.WalkEvent;
 import com.networknt.schema.walk.WalkFlow;
@@ -33,10 +32,24 @@ final class SchemaChecks {
     /** Pass or fail as a whole; what happens inside them is not a check of its own. */
     private static final Set<String> OPAQUE = Set.of("anyOf", "oneOf", "not", "if", "contains");
     /** Apply subschemas; their own keywords are the checks. */
-    private static final Set<String> APPLICATORS = Set.of("properties", "patternProperties", "additionalProperties",
-            "items", "prefixItems", "additionalItems", "allOf", "$ref", "$dynamicRef", "$recursiveRef",
-            "dependentSchemas", "dependencies", "propertyNames", "unevaluatedProperties", "unevaluatedItems",
-            "then", "else");
+    private static final Set<String> APPLICATORS = Set.of(
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "allOf",
+            "$ref",
+            "$dynamicRef",
+            "$recursiveRef",
+            "dependentSchemas",
+            "dependencies",
+            "propertyNames",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "then",
+            "else");
 
     /** Properties the schema declares and requires at one instance location. */
     static final class ObjectShape {
@@ -50,22 +63,27 @@ final class SchemaChecks {
         }
     }
 
-    record Outcome(CheckTally tally, Map<String, ObjectShape> shapes, Map<String, JsonNode> objects) {
-    }
+    record Outcome(CheckTally tally, Map<String, ObjectShape> shapes, Map<String, JsonNode> objects) {}
 
-    private SchemaChecks() {
-    }
+    private SchemaChecks() {}
 
     static Outcome run(CompiledSchema compiled, JsonNode output) {
         CountingListener listener = new CountingListener();
-        compiled.schema().walk(output, true, (ExecutionContext ctx) -> ctx.walkConfig(
-                walk -> walk.keywordWalkHandler(KeywordWalkHandler.builder().keywordWalkListener(listener).build())));
+        compiled.schema()
+                .walk(
+                        output,
+                        true,
+                        (ExecutionContext ctx) ->
+                                ctx.walkConfig(walk -> walk.keywordWalkHandler(KeywordWalkHandler.builder()
+                                        .keywordWalkListener(listener)
+                                        .build())));
         // The walk counts checks, but validate() decides: in networknt 3.0.9 a validating walk misses
         // some errors that validate() reports (draft-07 additionalItems after an items array).
         List<Error> errors = compiled.schema().validate(output);
         CheckTally tally = new CheckTally();
         int failed = errors.isEmpty() ? 0 : Math.max(1, listener.failed);
-        tally.addCounts(listener.counted - failed, listener.counted + (errors.isEmpty() || listener.failed > 0 ? 0 : 1));
+        tally.addCounts(
+                listener.counted - failed, listener.counted + (errors.isEmpty() || listener.failed > 0 ? 0 : 1));
         for (Error error : errors) {
             tally.failUncounted(finding(error));
         }
@@ -83,13 +101,22 @@ final class SchemaChecks {
             expected = "required property '" + error.getProperty() + "'";
             found = "missing";
         } else {
-            JsonNode schemaValue = error.getSchemaNode() == null ? null : error.getSchemaNode().get(keyword);
+            JsonNode schemaValue =
+                    error.getSchemaNode() == null ? null : error.getSchemaNode().get(keyword);
             expected = keyword + (schemaValue == null ? "" : " " + DisplayValues.cut(schemaValue.toString()));
             found = DisplayValues.of(error.getInstanceNode());
         }
         String field = path.equals("$") ? "$" : path.substring(2);
-        return new Finding(Finding.Source.SCHEMA, Check.schema(keyword), path, field, expected, found,
-                error.getMessage(), true, "");
+        return new Finding(
+                Finding.Source.SCHEMA,
+                Check.schema(keyword),
+                path,
+                field,
+                expected,
+                found,
+                error.getMessage(),
+                true,
+                "");
     }
 
     private static final class CountingListener implements WalkListener {
@@ -146,12 +173,12 @@ final class SchemaChecks {
             if (keyword.equals("properties") && value != null && value.isObject()) {
                 shape.declaresProperties = true;
                 shape.declared.addAll(value.propertyNames());
-                shape.open |= schemaNode.has("additionalProperties") || schemaNode.has("patternProperties")
+                shape.open |= schemaNode.has("additionalProperties")
+                        || schemaNode.has("patternProperties")
                         || schemaNode.has("unevaluatedProperties");
             } else if (keyword.equals("required") && value != null && value.isArray()) {
                 value.forEach(name -> shape.required.add(name.asString()));
             }
         }
     }
-
 }

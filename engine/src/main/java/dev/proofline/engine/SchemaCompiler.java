@@ -1,6 +1,5 @@
 package dev.proofline.engine;
 
-import dev.proofline.contract.FieldProblem;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
@@ -9,6 +8,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.PathType;
+import dev.proofline.contract.FieldProblem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,11 +35,9 @@ public final class SchemaCompiler {
 
     /** A compiled schema, or why the schema makes the request invalid. */
     public sealed interface Compilation {
-        record Compiled(CompiledSchema schema) implements Compilation {
-        }
+        record Compiled(CompiledSchema schema) implements Compilation {}
 
-        record Rejected(List<FieldProblem> problems) implements Compilation {
-        }
+        record Rejected(List<FieldProblem> problems) implements Compilation {}
     }
 
     private final SchemaRegistry registry;
@@ -53,10 +51,11 @@ public final class SchemaCompiler {
                 .regularExpressionFactory(Re2jRegularExpressions.INSTANCE)
                 .pathType(PathType.LEGACY)
                 .build();
-        this.registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+        this.registry = SchemaRegistry.withDefaultDialect(
+                SpecificationVersion.DRAFT_2020_12,
                 b -> b.schemaRegistryConfig(config).schemaLoader(loader -> loader.block(iri -> true)));
-        this.metaRegistry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-                b -> b.schemaRegistryConfig(config));
+        this.metaRegistry = SchemaRegistry.withDefaultDialect(
+                SpecificationVersion.DRAFT_2020_12, b -> b.schemaRegistryConfig(config));
         this.cache = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Compilation> eldest) {
@@ -88,11 +87,14 @@ public final class SchemaCompiler {
 
     private Compilation compileUncached(JsonNode schemaNode, String schemaHash) {
         if (!schemaNode.isObject()) {
-            return rejected("expected_schema", "is not an object", "Send a JSON Schema object, e.g. {\"type\": \"object\"}.");
+            return rejected(
+                    "expected_schema", "is not an object", "Send a JSON Schema object, e.g. {\"type\": \"object\"}.");
         }
         Optional<SpecificationVersion> dialect = dialectOf(schemaNode);
         if (dialect.isEmpty()) {
-            return rejected("expected_schema.$schema", "names a JSON Schema dialect Proofline does not support",
+            return rejected(
+                    "expected_schema.$schema",
+                    "names a JSON Schema dialect Proofline does not support",
                     "Use " + DIALECTS + ", or leave $schema out for draft 2020-12.");
         }
         List<FieldProblem> problems = metaValidate(schemaNode, dialect.get());
@@ -119,14 +121,15 @@ public final class SchemaCompiler {
         String id = declared.stringValue();
         Optional<SpecificationVersion> version = SpecificationVersion.fromDialectId(id);
         if (version.isEmpty()) {
-            version = SpecificationVersion.fromDialectId(id.endsWith("#") ? id.substring(0, id.length() - 1) : id + "#");
+            version =
+                    SpecificationVersion.fromDialectId(id.endsWith("#") ? id.substring(0, id.length() - 1) : id + "#");
         }
         return version;
     }
 
     private List<FieldProblem> metaValidate(JsonNode schemaNode, SpecificationVersion dialect) {
-        Schema meta = metaSchemas.computeIfAbsent(dialect,
-                d -> metaRegistry.getSchema(SchemaLocation.of(d.getDialectId())));
+        Schema meta =
+                metaSchemas.computeIfAbsent(dialect, d -> metaRegistry.getSchema(SchemaLocation.of(d.getDialectId())));
         List<FieldProblem> problems = new ArrayList<>();
         for (Error error : meta.validate(schemaNode)) {
             problems.add(new FieldProblem(

@@ -1,7 +1,7 @@
 package dev.proofline.engine;
 
-import dev.proofline.contract.FieldProblem;
 import com.networknt.schema.InvalidSchemaRefException;
+import dev.proofline.contract.FieldProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,19 +15,23 @@ import tools.jackson.databind.JsonNode;
 final class SchemaProblems {
     private static final int MAX_PROBLEMS = 20;
 
-    private SchemaProblems() {
-    }
+    private SchemaProblems() {}
 
     static List<FieldProblem> explain(JsonNode schema, RuntimeException failure) {
         List<FieldProblem> problems = new ArrayList<>();
         scan(schema, "expected_schema", problems);
         if (problems.isEmpty()) {
             if (failure instanceof InvalidSchemaRefException) {
-                problems.add(new FieldProblem("expected_schema", "has a $ref that points nowhere inside the schema",
+                problems.add(new FieldProblem(
+                        "expected_schema",
+                        "has a $ref that points nowhere inside the schema",
                         "Point every $ref at a location inside the schema, such as '#/$defs/name'."));
             } else {
-                problems.add(new FieldProblem("expected_schema", "cannot be compiled",
-                        "Check references and patterns; only internal '#...' references and RE2-compatible patterns are supported."));
+                problems.add(
+                        new FieldProblem(
+                                "expected_schema",
+                                "cannot be compiled",
+                                "Check references and patterns; only internal '#...' references and RE2-compatible patterns are supported."));
             }
         }
         return problems;
@@ -51,10 +55,13 @@ final class SchemaProblems {
             String key = entry.getKey();
             JsonNode value = entry.getValue();
             String here = location + "." + key;
-            if ((key.equals("$ref") || key.equals("$dynamicRef")) && value.isString()
+            if ((key.equals("$ref") || key.equals("$dynamicRef"))
+                    && value.isString()
                     && !value.stringValue().startsWith("#")) {
-                out.add(new FieldProblem(here, "refers to a schema outside the request; Proofline never loads "
-                        + "schemas from the network, files or the classpath",
+                out.add(new FieldProblem(
+                        here,
+                        "refers to a schema outside the request; Proofline never loads "
+                                + "schemas from the network, files or the classpath",
                         "Inline the referenced schema under $defs and refer to it as '#/$defs/name'."));
             } else if (key.equals("pattern") && value.isString() && !compilesOnRe2(value.stringValue())) {
                 out.add(patternProblem(here));
@@ -72,7 +79,9 @@ final class SchemaProblems {
     }
 
     private static FieldProblem patternProblem(String field) {
-        return new FieldProblem(field, "is a regular expression Proofline cannot run in linear time",
+        return new FieldProblem(
+                field,
+                "is a regular expression Proofline cannot run in linear time",
                 "Use RE2 syntax: no lookahead, lookbehind or backreferences.");
     }
 

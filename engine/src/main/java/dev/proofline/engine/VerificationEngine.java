@@ -44,12 +44,18 @@ public final class VerificationEngine {
         if (request.strictContentCheck()) {
             ContentChecks.strict(request.submittedOutput(), schema, integrity);
         }
-        return assembler.assemble(request, verificationId, ReceiptAssembler.timestamp(verifiedAt),
-                attestor.keyVersion(), schema.tally(), integrity);
+        return assembler.assemble(
+                request,
+                verificationId,
+                ReceiptAssembler.timestamp(verifiedAt),
+                attestor.keyVersion(),
+                schema.tally(),
+                integrity);
     }
 
     /** Signs a receipt body with the verification context; the timestamp is its {@code verified_at}. */
     public ObjectNode sign(ObjectNode receipt) {
-        return attestor.attest(receipt, AttestationContext.VERIFY, receipt.get("verified_at").asString());
+        return attestor.attest(
+                receipt, AttestationContext.VERIFY, receipt.get("verified_at").asString());
     }
 }

@@ -19,5 +19,4 @@ public record VerificationRequest(
         boolean strictContentCheck,
         Detail detail,
         RequestHashes hashes,
-        CompiledSchema schema) {
-}
+        CompiledSchema schema) {}

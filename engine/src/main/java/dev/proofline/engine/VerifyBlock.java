@@ -5,8 +5,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** The {@code verify} object of every signed answer: where the key is published and how to check. */
 public final class VerifyBlock {
-    private VerifyBlock() {
-    }
+    private VerifyBlock() {}
 
     public static ObjectNode of(EngineSettings settings, String keyVersion) {
         ObjectNode verify = StrictJson.NODES.objectNode();

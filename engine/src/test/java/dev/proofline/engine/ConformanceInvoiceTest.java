@@ -26,9 +26,14 @@ class ConformanceInvoiceTest {
         assertEquals(22, receipt.get("schema_compliance").get("total").asInt());
         assertEquals(1.0, receipt.get("schema_compliance").get("ratio").asDouble());
         JsonNode hint = receipt.get("hints").get(0);
-        assertEquals(expected.get("rule_failure_found").asString(), hint.get("found").asString());
-        assertEquals(expected.get("rule_failure_expected").asString(), hint.get("expected").asString());
-        assertTrue(new ReceiptVerifier(fixture.keys.trustedKeys()).verifySignature(receipt, AttestationContext.VERIFY).valid());
+        assertEquals(
+                expected.get("rule_failure_found").asString(), hint.get("found").asString());
+        assertEquals(
+                expected.get("rule_failure_expected").asString(),
+                hint.get("expected").asString());
+        assertTrue(new ReceiptVerifier(fixture.keys.trustedKeys())
+                .verifySignature(receipt, AttestationContext.VERIFY)
+                .valid());
     }
 
     @Test
@@ -37,8 +42,8 @@ class ConformanceInvoiceTest {
         ObjectNode theirs = (ObjectNode) Conformance.json("receipts/invoice-draft.full.json");
         // Per receipt: id, time, signer. Per service: version and verify block. By docs/receipt.md: next_actions on
         // fail also tells the buyer to withhold payment, which the reference receipt predates.
-        Set<String> differ = Set.of("verification_id", "verified_at", "verifier_version", "verify", "attestation",
-                "next_actions");
+        Set<String> differ =
+                Set.of("verification_id", "verified_at", "verifier_version", "verify", "attestation", "next_actions");
         assertEquals(List.copyOf(theirs.propertyNames()), List.copyOf(ours.propertyNames()), "same keys, same order");
         for (String key : theirs.propertyNames()) {
             if (!differ.contains(key)) {
@@ -46,7 +51,9 @@ class ConformanceInvoiceTest {
             }
         }
         assertEquals(theirs.get("next_actions").get(0), ours.get("next_actions").get(0));
-        assertEquals("withhold_payment", ours.get("next_actions").get(1).get("action").asString());
+        assertEquals(
+                "withhold_payment",
+                ours.get("next_actions").get(1).get("action").asString());
     }
 
     @Test
@@ -54,11 +61,21 @@ class ConformanceInvoiceTest {
         ObjectNode ours = fixture.verify(Conformance.json("requests/invoice-final.json"));
         ObjectNode theirs = (ObjectNode) Conformance.json("receipts/invoice-final.compact.json");
         assertEquals("pass", ours.get("result").asString());
-        assertEquals(Conformance.expected().get("invoice_final_expected_result").get("blocking_checks"),
+        assertEquals(
+                Conformance.expected().get("invoice_final_expected_result").get("blocking_checks"),
                 ours.get("summary").get("blocking_checks"));
         assertEquals(List.copyOf(theirs.propertyNames()), List.copyOf(ours.propertyNames()));
-        for (String key : List.of("summary", "next_actions", "result", "task_id", "agent_id", "output_hash",
-                "schema_hash", "rules_hash", "enforce_rules", "strict_content_check")) {
+        for (String key : List.of(
+                "summary",
+                "next_actions",
+                "result",
+                "task_id",
+                "agent_id",
+                "output_hash",
+                "schema_hash",
+                "rules_hash",
+                "enforce_rules",
+                "strict_content_check")) {
             assertEquals(theirs.get(key), ours.get(key), key);
         }
     }
@@ -66,9 +83,11 @@ class ConformanceInvoiceTest {
     @Test
     void receiptFieldsHaveTheDocumentedForms() {
         ObjectNode receipt = fixture.verify(Conformance.json("requests/invoice-draft.json"));
-        assertEquals("2026-11-29T10:15:30.123456+00:00", receipt.get("verified_at").asString());
+        assertEquals(
+                "2026-11-29T10:15:30.123456+00:00", receipt.get("verified_at").asString());
         assertEquals(receipt.get("verified_at"), receipt.get("attestation").get("timestamp"));
-        assertEquals("http://127.0.0.1:8080/.well-known/agent-card.json",
+        assertEquals(
+                "http://127.0.0.1:8080/.well-known/agent-card.json",
                 receipt.get("verify").get("public_key_url").asString());
         assertEquals("v1-test", receipt.get("verify").get("key_version").asString());
         assertEquals(EngineFixture.ID.toString(), receipt.get("verification_id").asString());

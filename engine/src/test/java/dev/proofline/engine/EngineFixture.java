@@ -30,7 +30,8 @@ final class EngineFixture {
     ObjectNode verify(JsonNode request) {
         ParseOutcome outcome = parse(request);
         if (outcome instanceof ParseOutcome.Invalid invalid) {
-            throw new AssertionError("request unexpectedly invalid: " + invalid.error().toJson());
+            throw new AssertionError(
+                    "request unexpectedly invalid: " + invalid.error().toJson());
         }
         return engine.verify(((ParseOutcome.Valid) outcome).request(), ID, AT);
     }
@@ -49,7 +50,7 @@ final class EngineFixture {
 
     /** A request around an output, a schema and optional extra fields (JSON text without braces). */
     static String request(String schema, String output, String extra) {
-        return "{\"task_id\":\"t-1\",\"agent_id\":\"agent-1\",\"expected_schema\":" + schema
-                + ",\"submitted_output\":" + output + (extra.isEmpty() ? "" : "," + extra) + "}";
+        return "{\"task_id\":\"t-1\",\"agent_id\":\"agent-1\",\"expected_schema\":" + schema + ",\"submitted_output\":"
+                + output + (extra.isEmpty() ? "" : "," + extra) + "}";
     }
 }

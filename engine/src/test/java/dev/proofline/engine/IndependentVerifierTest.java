@@ -27,7 +27,8 @@ class IndependentVerifierTest {
 
     @Test
     void pythonVerifiesOurReceiptsAndTheReferenceOnes(@TempDir Path tmp) throws Exception {
-        Assumptions.assumeTrue(pythonWithCryptography(),
+        Assumptions.assumeTrue(
+                pythonWithCryptography(),
                 "SKIPPED: python3 with the 'cryptography' package is missing, so no independent verification ran");
         Path script = tmp.resolve("independent_verify.py");
         try (InputStream in = getClass().getResourceAsStream("/independent_verify.py")) {
@@ -36,14 +37,20 @@ class IndependentVerifierTest {
         ObjectNode request = (ObjectNode) Conformance.json("requests/invoice-draft.json");
         request.put("task_id", "facture-\u20ac-\u00fc-\ud83d\ude00"); // non-ASCII survives both canonicalizers
         ObjectNode receipt = fixture.verify(request);
-        String key = Base64.getEncoder().encodeToString(fixture.keys.signingKey().rawPublicKey());
+        String key =
+                Base64.getEncoder().encodeToString(fixture.keys.signingKey().rawPublicKey());
         String verifyContext = AttestationContext.VERIFY.id();
 
         assertEquals("valid", run(script, write(tmp, "ours.json", receipt.toString()), key, verifyContext));
         receipt.put("result", "pass");
         assertEquals("invalid", run(script, write(tmp, "tampered.json", receipt.toString()), key, verifyContext));
-        String referenceKey = Conformance.expected().get("reference_public_key").get("publicKey").asString();
-        assertEquals("valid", run(script, Conformance.file("receipts/invoice-draft.full.json"), referenceKey, verifyContext));
+        String referenceKey = Conformance.expected()
+                .get("reference_public_key")
+                .get("publicKey")
+                .asString();
+        assertEquals(
+                "valid",
+                run(script, Conformance.file("receipts/invoice-draft.full.json"), referenceKey, verifyContext));
         // Pretty-printed with 1.0 ratios, as a person would save it: still the same signed content.
         ObjectNode compact = fixture.verify(Conformance.json("requests/invoice-final.json"));
         assertEquals("valid", run(script, write(tmp, "pretty.json", StrictJson.pretty(compact)), key, verifyContext));
@@ -55,7 +62,8 @@ class IndependentVerifierTest {
 
     private static String run(Path script, Path receipt, String key, String context) throws Exception {
         Process p = new ProcessBuilder("python3", script.toString(), receipt.toString(), key, context)
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         p.waitFor(60, TimeUnit.SECONDS);
         return out;
@@ -63,7 +71,9 @@ class IndependentVerifierTest {
 
     private static boolean pythonWithCryptography() {
         try {
-            Process p = new ProcessBuilder("python3", "-c", "import cryptography").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("python3", "-c", "import cryptography")
+                    .redirectErrorStream(true)
+                    .start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException | InterruptedException e) {

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -17,6 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
 class RequestParserTest {
     /** Planted in values to prove errors never echo the caller's input. */
     private static final String SECRET = "s3cr3t-value";
+
     private final EngineFixture fixture = new EngineFixture();
 
     private static List<String> fields(ObjectNode error) {
@@ -32,36 +33,38 @@ class RequestParserTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "missing task_id         | {\"expected_schema\":{},\"submitted_output\":1}                                      | task_id",
-        "missing schema          | {\"task_id\":\"t\",\"submitted_output\":1}                                            | expected_schema",
-        "missing output          | {\"task_id\":\"t\",\"expected_schema\":{}}                                            | submitted_output",
-        "task_id not a string    | {\"task_id\":7,\"expected_schema\":{},\"submitted_output\":1}                          | task_id",
-        "empty task_id           | {\"task_id\":\"\",\"expected_schema\":{},\"submitted_output\":1}                       | task_id",
-        "agent_id wrong type     | {\"task_id\":\"t\",\"agent_id\":[\"s3cr3t-value\"],\"expected_schema\":{},\"submitted_output\":1} | agent_id",
-        "schema not an object    | {\"task_id\":\"t\",\"expected_schema\":\"s3cr3t-value\",\"submitted_output\":1}       | expected_schema",
-        "rules not a list        | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":{}}          | rules",
-        "enforce_rules not bool  | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"enforce_rules\":\"yes\"} | enforce_rules",
-        "strict not bool         | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"strict_content_check\":1} | strict_content_check",
-        "bad detail              | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"detail\":\"short\"} | detail",
-        "unknown field           | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"enforce_rule\":true} | enforce_rule",
-        "rule without field      | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\"}]} | rules[0].field",
-        "sum without reference   | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a\"}]} | rules[0].equals_field",
-        "both references         | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"gte\",\"field\":\"a\",\"value\":1,\"other_field\":\"b\"}]} | rules[0].other_field",
-        "values not a list       | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"exists_in\",\"field\":\"a\",\"values\":\"s3cr3t-value\"}]} | rules[0].values",
-        "bad path                | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\",\"field\":\"a..b\"}]} | rules[0].field",
-        "negative tolerance      | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\",\"field\":\"a\",\"tolerance\":-1}]} | rules[0].tolerance",
-        "unknown rule field      | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\",\"field\":\"a\",\"equal\":1}]} | rules[0].equal",
-        "bound without limits    | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"bounds\":{\"a\":{}}} | bounds[\"a\"]",
-        "bound min above max     | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"bounds\":{\"a\":{\"min\":2,\"max\":1}}} | bounds[\"a\"].min",
-        "invalid schema          | {\"task_id\":\"t\",\"expected_schema\":{\"type\":\"s3cr3t-value\"},\"submitted_output\":1} | expected_schema.type",
-        "unknown dialect         | {\"task_id\":\"t\",\"expected_schema\":{\"$schema\":\"http://example.com/s3cr3t-value\"},\"submitted_output\":1} | expected_schema.$schema",
-        "lone surrogate          | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":{\"a\":\"\\ud800\"}}   | submitted_output.a",
-        "lone surrogate in id    | {\"task_id\":\"\\udc00\",\"expected_schema\":{},\"submitted_output\":1}               | task_id",
-        "number out of range     | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":[1E400]}               | submitted_output[0]",
-        "not an object           | [1,2]                                                                                | body",
-        "not JSON                | {\"task_id\": s3cr3t-value                                                            | body",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "missing task_id         | {\"expected_schema\":{},\"submitted_output\":1}                                      | task_id",
+                "missing schema          | {\"task_id\":\"t\",\"submitted_output\":1}                                            | expected_schema",
+                "missing output          | {\"task_id\":\"t\",\"expected_schema\":{}}                                            | submitted_output",
+                "task_id not a string    | {\"task_id\":7,\"expected_schema\":{},\"submitted_output\":1}                          | task_id",
+                "empty task_id           | {\"task_id\":\"\",\"expected_schema\":{},\"submitted_output\":1}                       | task_id",
+                "agent_id wrong type     | {\"task_id\":\"t\",\"agent_id\":[\"s3cr3t-value\"],\"expected_schema\":{},\"submitted_output\":1} | agent_id",
+                "schema not an object    | {\"task_id\":\"t\",\"expected_schema\":\"s3cr3t-value\",\"submitted_output\":1}       | expected_schema",
+                "rules not a list        | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":{}}          | rules",
+                "enforce_rules not bool  | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"enforce_rules\":\"yes\"} | enforce_rules",
+                "strict not bool         | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"strict_content_check\":1} | strict_content_check",
+                "bad detail              | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"detail\":\"short\"} | detail",
+                "unknown field           | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"enforce_rule\":true} | enforce_rule",
+                "rule without field      | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\"}]} | rules[0].field",
+                "sum without reference   | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a\"}]} | rules[0].equals_field",
+                "both references         | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"gte\",\"field\":\"a\",\"value\":1,\"other_field\":\"b\"}]} | rules[0].other_field",
+                "values not a list       | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"exists_in\",\"field\":\"a\",\"values\":\"s3cr3t-value\"}]} | rules[0].values",
+                "bad path                | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\",\"field\":\"a..b\"}]} | rules[0].field",
+                "negative tolerance      | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\",\"field\":\"a\",\"tolerance\":-1}]} | rules[0].tolerance",
+                "unknown rule field      | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"unique\",\"field\":\"a\",\"equal\":1}]} | rules[0].equal",
+                "bound without limits    | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"bounds\":{\"a\":{}}} | bounds[\"a\"]",
+                "bound min above max     | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"bounds\":{\"a\":{\"min\":2,\"max\":1}}} | bounds[\"a\"].min",
+                "invalid schema          | {\"task_id\":\"t\",\"expected_schema\":{\"type\":\"s3cr3t-value\"},\"submitted_output\":1} | expected_schema.type",
+                "unknown dialect         | {\"task_id\":\"t\",\"expected_schema\":{\"$schema\":\"http://example.com/s3cr3t-value\"},\"submitted_output\":1} | expected_schema.$schema",
+                "lone surrogate          | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":{\"a\":\"\\ud800\"}}   | submitted_output.a",
+                "lone surrogate in id    | {\"task_id\":\"\\udc00\",\"expected_schema\":{},\"submitted_output\":1}               | task_id",
+                "number out of range     | {\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":[1E400]}               | submitted_output[0]",
+                "not an object           | [1,2]                                                                                | body",
+                "not JSON                | {\"task_id\": s3cr3t-value                                                            | body",
+            })
     void eachInvalidClassNamesItsField(String name, String json, String field) {
         ObjectNode error = invalid(json);
         assertEquals("invalid_request", error.get("code").asString());
@@ -80,26 +83,34 @@ class RequestParserTest {
         JsonNode f = error.get("fields").get(0);
         assertEquals("rules[0].type", f.get("field").asString());
         assertEquals("is not one of the allowed values", f.get("problem").asString());
-        assertEquals("Use one of: 'sum_equals', 'gte', 'lte', 'exists_in' or 'unique'.", f.get("fix").asString());
-        assertEquals("[\"rules[0].type\"]", error.get("next_actions").get(0).get("fields").toString());
+        assertEquals(
+                "Use one of: 'sum_equals', 'gte', 'lte', 'exists_in' or 'unique'.",
+                f.get("fix").asString());
+        assertEquals(
+                "[\"rules[0].type\"]",
+                error.get("next_actions").get(0).get("fields").toString());
     }
 
     @Test
     void idOverTwoHundredCharactersIsRefused() {
         String longId = "x".repeat(201);
-        assertEquals(List.of("task_id"), fields(invalid(
-                "{\"task_id\":\"" + longId + "\",\"expected_schema\":{},\"submitted_output\":1}")));
+        assertEquals(
+                List.of("task_id"),
+                fields(invalid("{\"task_id\":\"" + longId + "\",\"expected_schema\":{},\"submitted_output\":1}")));
         String ok = "x".repeat(200);
-        assertTrue(fixture.parse("{\"task_id\":\"" + ok + "\",\"expected_schema\":{},\"submitted_output\":1}")
-                instanceof ParseOutcome.Valid);
+        assertTrue(
+                fixture.parse("{\"task_id\":\"" + ok + "\",\"expected_schema\":{},\"submitted_output\":1}")
+                        instanceof ParseOutcome.Valid);
     }
 
     @Test
     void everyProblemIsReportedAtOnce() {
         ObjectNode error = invalid("{\"task_id\":1,\"agent_id\":2,\"submitted_output\":1,"
                 + "\"rules\":[{\"type\":\"x\",\"field\":\"a\"},{\"type\":\"unique\"}]}");
-        assertEquals(List.of("task_id", "agent_id", "expected_schema", "rules[0].type", "rules[1].field"), fields(error));
-        assertEquals("The request has 5 problems; see fields.", error.get("message").asString());
+        assertEquals(
+                List.of("task_id", "agent_id", "expected_schema", "rules[0].type", "rules[1].field"), fields(error));
+        assertEquals(
+                "The request has 5 problems; see fields.", error.get("message").asString());
     }
 
     @Test

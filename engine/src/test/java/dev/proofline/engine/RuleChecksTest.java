@@ -32,56 +32,81 @@ class RuleChecksTest {
     @Test
     void sumEqualsAgainstAFieldAndAConstantWithTolerance() {
         String output = "{\"items\":[{\"p\":10},{\"p\":20.5}],\"total\":30.5}";
-        ObjectNode pass = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"items[].p\",\"equals_field\":\"total\"}]");
+        ObjectNode pass = run(
+                output,
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"items[].p\",\"equals_field\":\"total\"}]");
         assertEquals("pass", result(pass));
         assertEquals("6/6", integrity(pass)); // 2 values + comparison + 3 numbers
-        ObjectNode constant = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"items[].p\",\"equals\":30}]");
+        ObjectNode constant = run(
+                output,
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"items[].p\",\"equals\":30}]");
         assertEquals("fail", result(constant));
         assertEquals("sum 30.5", hint(constant, 0).get("found").asString());
         assertEquals("a sum equal to 30", hint(constant, 0).get("expected").asString());
-        ObjectNode tolerant = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"items[].p\",\"equals\":30,\"tolerance\":0.5}]");
+        ObjectNode tolerant = run(
+                output,
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"items[].p\",\"equals\":30,\"tolerance\":0.5}]");
         assertEquals("pass", result(tolerant));
     }
 
     @Test
     void sumOfIntegersPrintsAsAnInteger() {
-        ObjectNode r = run("{\"a\":[1,2],\"t\":4}", "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"t\"}]");
-        assertEquals("values sum to 3, expected t (4)", r.get("flags").get(0).get("detail").asString());
+        ObjectNode r = run(
+                "{\"a\":[1,2],\"t\":4}",
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"t\"}]");
+        assertEquals(
+                "values sum to 3, expected t (4)",
+                r.get("flags").get(0).get("detail").asString());
     }
 
     @Test
     void gteAndLteAgainstAConstantAndAnotherField() {
         String output = "{\"items\":[{\"p\":5},{\"p\":-1}],\"floor\":0,\"cap\":4}";
-        ObjectNode gte = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"gte\",\"field\":\"items[].p\",\"value\":0}]");
+        ObjectNode gte = run(
+                output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"gte\",\"field\":\"items[].p\",\"value\":0}]");
         assertEquals("fail", result(gte));
         assertEquals("$.items[1].p", hint(gte, 0).get("path").asString());
         assertEquals(">= 0", hint(gte, 0).get("expected").asString());
         assertEquals("-1", hint(gte, 0).get("found").asString());
-        ObjectNode lte = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"lte\",\"field\":\"items[].p\",\"other_field\":\"cap\"}]");
+        ObjectNode lte = run(
+                output,
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"lte\",\"field\":\"items[].p\",\"other_field\":\"cap\"}]");
         assertEquals("$.items[0].p", hint(lte, 0).get("path").asString());
         assertEquals("<= cap (4)", hint(lte, 0).get("expected").asString());
-        ObjectNode ok = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"gte\",\"field\":\"items[].p\",\"other_field\":\"floor\",\"tolerance\":1}]");
+        ObjectNode ok = run(
+                output,
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"gte\",\"field\":\"items[].p\",\"other_field\":\"floor\",\"tolerance\":1}]");
         assertEquals("pass", result(ok));
     }
 
     @Test
     void existsInAFieldAndInAConstantList() {
         String output = "{\"lines\":[{\"sku\":\"A\"},{\"sku\":\"Z\"}],\"catalog\":[{\"sku\":\"A\"},{\"sku\":\"B\"}]}";
-        ObjectNode field = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"exists_in\",\"field\":\"lines[].sku\",\"in_field\":\"catalog[].sku\"}]");
+        ObjectNode field = run(
+                output,
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"exists_in\",\"field\":\"lines[].sku\",\"in_field\":\"catalog[].sku\"}]");
         assertEquals("fail", result(field));
         assertEquals("$.lines[1].sku", hint(field, 0).get("path").asString());
         assertEquals("'Z'", hint(field, 0).get("found").asString());
-        ObjectNode list = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"exists_in\",\"field\":\"lines[].sku\",\"values\":[\"A\",\"Z\"]}]");
+        ObjectNode list = run(
+                output,
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"exists_in\",\"field\":\"lines[].sku\",\"values\":[\"A\",\"Z\"]}]");
         assertEquals("pass", result(list));
     }
 
     @Test
     void uniqueComparesJsonValuesSoOneAndOnePointZeroCollide() {
-        ObjectNode r = run("{\"ids\":[1,2,1.0]}", "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"ids[]\"}]");
+        ObjectNode r = run(
+                "{\"ids\":[1,2,1.0]}", "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"ids[]\"}]");
         assertEquals("fail", result(r));
         assertEquals("$.ids[2]", hint(r, 0).get("path").asString());
-        assertEquals("duplicate 1.0 (first at $.ids[0])", hint(r, 0).get("found").asString());
-        assertEquals("pass", result(run("{\"ids\":[\"a\",\"b\"]}", "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"ids[]\"}]")));
+        assertEquals(
+                "duplicate 1.0 (first at $.ids[0])", hint(r, 0).get("found").asString());
+        assertEquals(
+                "pass",
+                result(run(
+                        "{\"ids\":[\"a\",\"b\"]}",
+                        "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"ids[]\"}]")));
     }
 
     @Test
@@ -89,15 +114,20 @@ class RuleChecksTest {
         String rule = "{\"type\":\"gte\",\"field\":\"nope[].x\",\"value\":0%s}";
         ObjectNode missing = run("{}", "\"enforce_rules\":true,\"rules\":[" + rule.formatted("") + "]");
         assertEquals("fail", result(missing));
-        assertEquals("no value at 'nope[].x'", missing.get("flags").get(0).get("detail").asString());
-        ObjectNode skipped = run("{}", "\"enforce_rules\":true,\"rules\":[" + rule.formatted(",\"if_present\":true") + "]");
+        assertEquals(
+                "no value at 'nope[].x'",
+                missing.get("flags").get(0).get("detail").asString());
+        ObjectNode skipped =
+                run("{}", "\"enforce_rules\":true,\"rules\":[" + rule.formatted(",\"if_present\":true") + "]");
         assertEquals("pass", result(skipped));
         assertEquals("0/0", integrity(skipped));
     }
 
     @Test
     void unenforcedFailuresAreWarningsAndDoNotFailTheResult() {
-        ObjectNode r = run("{\"a\":[1],\"t\":2}", "\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"t\"}]");
+        ObjectNode r = run(
+                "{\"a\":[1],\"t\":2}",
+                "\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"t\"}]");
         assertEquals("pass", result(r));
         assertEquals("warning", r.get("flags").get(0).get("severity").asString());
         assertEquals(0, r.get("errors_total").asInt());
@@ -108,11 +138,15 @@ class RuleChecksTest {
     @Test
     void nestedAndTopLevelArrayPaths() {
         String output = "{\"a\":{\"b\":[{\"c\":[{\"d\":1},{\"d\":2}]},{\"c\":[{\"d\":3}]}]}}";
-        ObjectNode nested = run(output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"lte\",\"field\":\"a.b[].c[].d\",\"value\":2}]");
+        ObjectNode nested = run(
+                output, "\"enforce_rules\":true,\"rules\":[{\"type\":\"lte\",\"field\":\"a.b[].c[].d\",\"value\":2}]");
         assertEquals("$.a.b[1].c[0].d", hint(nested, 0).get("path").asString());
-        ObjectNode top = run("[{\"x\":1},{\"x\":1}]", "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"[].x\"}]");
+        ObjectNode top = run(
+                "[{\"x\":1},{\"x\":1}]", "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"[].x\"}]");
         assertEquals("$[1].x", hint(top, 0).get("path").asString());
-        ObjectNode matrix = run("{\"m\":[[1,2],[3,40]]}", "\"enforce_rules\":true,\"rules\":[{\"type\":\"lte\",\"field\":\"m[][]\",\"value\":10}]");
+        ObjectNode matrix = run(
+                "{\"m\":[[1,2],[3,40]]}",
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"lte\",\"field\":\"m[][]\",\"value\":10}]");
         assertEquals("$.m[1][1]", hint(matrix, 0).get("path").asString());
     }
 
@@ -121,7 +155,9 @@ class RuleChecksTest {
         String output = "{\"items\":[{\"price\":0},{\"price\":100},{\"price\":100.5},{\"price\":\"free\"}]}";
         ObjectNode r = run(output, "\"enforce_rules\":true,\"bounds\":{\"items[].price\":{\"min\":0,\"max\":100}}");
         assertEquals("fail", result(r));
-        assertEquals("[\"bounds:max\",\"bounds:min\"]", r.get("summary").get("blocking_checks").toString());
+        assertEquals(
+                "[\"bounds:max\",\"bounds:min\"]",
+                r.get("summary").get("blocking_checks").toString());
         assertEquals("$.items[2].price", hint(r, 0).get("path").asString());
         assertEquals("<= 100.0", hint(r, 0).get("expected").asString());
         ObjectNode absent = run("{}", "\"enforce_rules\":true,\"bounds\":{\"x\":{\"max\":1,\"if_present\":true}}");
@@ -130,9 +166,13 @@ class RuleChecksTest {
 
     @Test
     void referenceThatSelectsNothingIsOneFailedCheck() {
-        ObjectNode r = run("{\"a\":[1]}", "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"missing\"}]");
+        ObjectNode r = run(
+                "{\"a\":[1]}",
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"missing\"}]");
         assertEquals("fail", result(r));
-        assertEquals("expected one number at 'missing', found nothing", r.get("flags").get(0).get("detail").asString());
+        assertEquals(
+                "expected one number at 'missing', found nothing",
+                r.get("flags").get(0).get("detail").asString());
     }
 
     @Test
@@ -150,7 +190,9 @@ class RuleChecksTest {
         for (int i = 0; i < 120; i++) {
             ids.append(i == 0 ? "" : ",").append("\"same\"");
         }
-        ObjectNode r = run("{\"ids\":" + ids + "]}", "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"ids[]\"}]");
+        ObjectNode r = run(
+                "{\"ids\":" + ids + "]}",
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"unique\",\"field\":\"ids[]\"}]");
         assertEquals(50, r.get("errors").size());
         assertEquals(119, r.get("errors_total").asInt());
         assertEquals(69, r.get("errors_omitted").asInt());

@@ -25,12 +25,16 @@ class SchemaChecksTest {
         ObjectNode r = fixture.verify(request(schema, "{\"n\":0}", ""));
         assertEquals("fail", r.get("result").asString());
         assertEquals("2/4", compliance(r)); // root type, required (fails), n.type, n.minimum (fails); absent id: none
-        assertEquals("[\"schema:minimum\",\"schema:required\"]", r.get("summary").get("blocking_checks").toString());
+        assertEquals(
+                "[\"schema:minimum\",\"schema:required\"]",
+                r.get("summary").get("blocking_checks").toString());
         JsonNode required = r.get("hints").get(1);
         assertEquals("$.id", required.get("path").asString());
         assertEquals("missing", required.get("found").asString());
         assertEquals("schema", required.get("source").asString());
-        assertTrue(r.get("errors").get(0).asString().startsWith("schema:minimum at 'n': "), r.get("errors").toString());
+        assertTrue(
+                r.get("errors").get(0).asString().startsWith("schema:minimum at 'n': "),
+                r.get("errors").toString());
     }
 
     @Test
@@ -48,16 +52,26 @@ class SchemaChecksTest {
     void draft07SchemasAreHonoured() {
         String schema = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"items\":[{\"type\":\"string\"}],"
                 + "\"additionalItems\":false}";
-        assertEquals("fail", fixture.verify(request(schema, "[\"a\",1]", "")).get("result").asString());
-        assertEquals("pass", fixture.verify(request(schema, "[\"a\"]", "")).get("result").asString());
+        assertEquals(
+                "fail",
+                fixture.verify(request(schema, "[\"a\",1]", "")).get("result").asString());
+        assertEquals(
+                "pass",
+                fixture.verify(request(schema, "[\"a\"]", "")).get("result").asString());
         ObjectNode failed = fixture.verify(request(schema, "[\"a\",1]", ""));
-        assertEquals("[\"schema:additionalItems\"]", failed.get("summary").get("blocking_checks").toString());
-        assertEquals(0, failed.get("schema_compliance").get("ratio").asDouble() == 1.0 ? 1 : 0, "a failed result never shows 100%");
+        assertEquals(
+                "[\"schema:additionalItems\"]",
+                failed.get("summary").get("blocking_checks").toString());
+        assertEquals(
+                0,
+                failed.get("schema_compliance").get("ratio").asDouble() == 1.0 ? 1 : 0,
+                "a failed result never shows 100%");
     }
 
     @Test
     void aSchemaIsCompiledOnceForManyRequests() {
-        byte[] invoice = Conformance.json("requests/invoice-draft.json").toString().getBytes(StandardCharsets.UTF_8);
+        byte[] invoice =
+                Conformance.json("requests/invoice-draft.json").toString().getBytes(StandardCharsets.UTF_8);
         SchemaCompiler compiler = new SchemaCompiler(16);
         RequestParser parser = new RequestParser(compiler, 1 << 20);
         for (int i = 0; i < 500; i++) {
@@ -68,20 +82,25 @@ class SchemaChecksTest {
 
     @Test
     void strictContentCheckFailsHollowContent() {
-        String schema = "{\"type\":\"object\",\"required\":[\"name\",\"note\"],\"properties\":{\"name\":{\"type\":\"string\"},"
-                + "\"note\":{\"type\":\"string\"}}}";
+        String schema =
+                "{\"type\":\"object\",\"required\":[\"name\",\"note\"],\"properties\":{\"name\":{\"type\":\"string\"},"
+                        + "\"note\":{\"type\":\"string\"}}}";
         String output = "{\"name\":\"  \",\"note\":\"TODO\",\"extra\":\"lorem ipsum dolor\"}";
         ObjectNode lenient = fixture.verify(request(schema, output, ""));
         assertEquals("pass", lenient.get("result").asString());
         ObjectNode strict = fixture.verify(request(schema, output, "\"strict_content_check\":true"));
         assertEquals("fail", strict.get("result").asString());
-        assertEquals("[\"content:undeclared_property\",\"content:empty_required\",\"content:placeholder\"]",
+        assertEquals(
+                "[\"content:undeclared_property\",\"content:empty_required\",\"content:placeholder\"]",
                 strict.get("summary").get("blocking_checks").toString());
         assertEquals(4, strict.get("errors_total").asInt(), "blank name, undeclared extra, TODO, lorem ipsum");
-        ObjectNode clean = fixture.verify(request(schema, "{\"name\":\"Ada\",\"note\":\"paid\"}", "\"strict_content_check\":true"));
+        ObjectNode clean = fixture.verify(
+                request(schema, "{\"name\":\"Ada\",\"note\":\"paid\"}", "\"strict_content_check\":true"));
         assertEquals("pass", clean.get("result").asString());
         ObjectNode open = fixture.verify(request(
-                "{\"properties\":{\"a\":{}},\"additionalProperties\":true}", "{\"a\":1,\"b\":2}", "\"strict_content_check\":true"));
+                "{\"properties\":{\"a\":{}},\"additionalProperties\":true}",
+                "{\"a\":1,\"b\":2}",
+                "\"strict_content_check\":true"));
         assertEquals("pass", open.get("result").asString());
     }
 }

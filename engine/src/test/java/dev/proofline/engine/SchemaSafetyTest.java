@@ -36,10 +36,15 @@ class SchemaSafetyTest {
             });
             acceptor.start();
             String url = "http://127.0.0.1:" + server.getLocalPort() + "/x.json";
-            ObjectNode error = fixture.invalid(request("{\"properties\":{\"a\":{\"$ref\":\"" + url + "\"}}}", "{\"a\":1}", ""));
-            assertEquals("expected_schema.properties.a.$ref", error.get("fields").get(0).get("field").asString());
+            ObjectNode error =
+                    fixture.invalid(request("{\"properties\":{\"a\":{\"$ref\":\"" + url + "\"}}}", "{\"a\":1}", ""));
+            assertEquals(
+                    "expected_schema.properties.a.$ref",
+                    error.get("fields").get(0).get("field").asString());
             ObjectNode asDialect = fixture.invalid(request("{\"$schema\":\"" + url + "\"}", "1", ""));
-            assertEquals("expected_schema.$schema", asDialect.get("fields").get(0).get("field").asString());
+            assertEquals(
+                    "expected_schema.$schema",
+                    asDialect.get("fields").get(0).get("field").asString());
             Thread.sleep(500); // give a stray connection time to arrive
             server.close();
             acceptor.join();
@@ -49,26 +54,34 @@ class SchemaSafetyTest {
 
     @Test
     void classpathAndFileRefsAreNotLoaded() {
-        for (String ref : new String[] {"classpath:draft/2020-12/schema", "file:///etc/passwd", "jar:file:/x.jar!/y.json"}) {
+        for (String ref :
+                new String[] {"classpath:draft/2020-12/schema", "file:///etc/passwd", "jar:file:/x.jar!/y.json"}) {
             ObjectNode error = fixture.invalid(request("{\"$ref\":\"" + ref + "\"}", "1", ""));
-            assertEquals("expected_schema.$ref", error.get("fields").get(0).get("field").asString(), ref);
+            assertEquals(
+                    "expected_schema.$ref",
+                    error.get("fields").get(0).get("field").asString(),
+                    ref);
         }
     }
 
     @Test
     void internalRefsWork() {
         ObjectNode receipt = fixture.verify(request(
-                "{\"$defs\":{\"n\":{\"type\":\"number\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"}}}", "{\"a\":\"x\"}", ""));
+                "{\"$defs\":{\"n\":{\"type\":\"number\"}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/n\"}}}",
+                "{\"a\":\"x\"}",
+                ""));
         assertEquals("fail", receipt.get("result").asString());
-        assertEquals("[\"schema:type\"]", receipt.get("summary").get("blocking_checks").toString());
+        assertEquals(
+                "[\"schema:type\"]",
+                receipt.get("summary").get("blocking_checks").toString());
     }
 
     @Test
     void catastrophicPatternRunsInLinearTime() {
         String subject = "a".repeat(39) + "!";
         assertTimeoutPreemptively(Duration.ofSeconds(1), () -> {
-            ObjectNode receipt = fixture.verify(request("{\"type\":\"string\",\"pattern\":\"^(.*a){12}$\"}",
-                    "\"" + subject + "\"", ""));
+            ObjectNode receipt = fixture.verify(
+                    request("{\"type\":\"string\",\"pattern\":\"^(.*a){12}$\"}", "\"" + subject + "\"", ""));
             assertEquals("fail", receipt.get("result").asString());
         });
     }
@@ -76,7 +89,9 @@ class SchemaSafetyTest {
     @Test
     void patternsRe2CannotRunAreInvalidRequests() {
         ObjectNode error = fixture.invalid(request("{\"properties\":{\"a\":{\"pattern\":\"(?<=x)y\"}}}", "{}", ""));
-        assertEquals("expected_schema.properties.a.pattern", error.get("fields").get(0).get("field").asString());
+        assertEquals(
+                "expected_schema.properties.a.pattern",
+                error.get("fields").get(0).get("field").asString());
         assertTrue(error.get("fields").get(0).get("fix").asString().contains("RE2"));
     }
 }

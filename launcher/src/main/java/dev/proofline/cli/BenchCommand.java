@@ -18,8 +18,8 @@ final class BenchCommand implements Command {
         int requests = positiveInt(args.option("requests", "50000"), "--requests");
         int threads = positiveInt(args.option("threads", "2"), "--threads");
         String home = System.getenv(Workspace.HOME_ENV);
-        Path template = Path.of(args.option("request",
-                (home != null ? home + "/" : "") + "conformance/requests/invoice-draft.json"));
+        Path template = Path.of(
+                args.option("request", (home != null ? home + "/" : "") + "conformance/requests/invoice-draft.json"));
         PipelineBench.run(out, template, requests, threads, args.option("bootstrap-servers"));
         return 0;
     }

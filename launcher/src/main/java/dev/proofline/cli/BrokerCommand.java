@@ -24,12 +24,16 @@ final class BrokerCommand implements Command {
         } catch (NumberFormatException e) {
             throw new UsageException("--kafka-port takes a number");
         }
-        EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dataDir.resolve("kafka"), args.option("host", "127.0.0.1"), port);
+        EmbeddedKafkaBroker broker =
+                EmbeddedKafkaBroker.start(dataDir.resolve("kafka"), args.option("host", "127.0.0.1"), port);
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            broker.close();
-            stopped.countDown();
-        }, "proofline-broker-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            broker.close();
+                            stopped.countDown();
+                        },
+                        "proofline-broker-shutdown"));
         out.println("Kafka broker ready: " + broker.bootstrapServers());
         out.flush();
         stopped.await();

@@ -1,8 +1,8 @@
 package dev.proofline.cli;
 
+import dev.proofline.contract.Topics;
 import dev.proofline.launcher.Progress;
 import dev.proofline.load.LoadGenerator;
-import dev.proofline.contract.Topics;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +17,8 @@ import java.util.Set;
 final class LoadCommand implements Command {
     @Override
     public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
-        Args args = new Args(words, Set.of("rate", "duration", "agents", "fail-ratio", "seed", "topic", "bootstrap-servers"));
+        Args args = new Args(
+                words, Set.of("rate", "duration", "agents", "fail-ratio", "seed", "topic", "bootstrap-servers"));
         args.expectPositionals(0);
         LoadGenerator.Plan plan;
         try {
@@ -35,9 +36,17 @@ final class LoadCommand implements Command {
         }
         String bootstrap = args.option("bootstrap-servers", "127.0.0.1:9092");
         try (LoadGenerator load = newGenerator(bootstrap, plan)) {
-            out.printf("load: %,d requests/s for %s to %s on %s; %d agents, %.0f%% deliberately wrong on average, seed %d%n",
-                    plan.ratePerSecond(), plan.duration().isZero() ? "ever (Ctrl-C stops)" : plan.duration().toSeconds() + " s",
-                    plan.topic(), bootstrap, plan.agents(), 100 * plan.failRatio(), plan.seed());
+            out.printf(
+                    "load: %,d requests/s for %s to %s on %s; %d agents, %.0f%% deliberately wrong on average, seed %d%n",
+                    plan.ratePerSecond(),
+                    plan.duration().isZero()
+                            ? "ever (Ctrl-C stops)"
+                            : plan.duration().toSeconds() + " s",
+                    plan.topic(),
+                    bootstrap,
+                    plan.agents(),
+                    100 * plan.failRatio(),
+                    plan.seed());
             Thread stopper = new Thread(load::stop, "proofline-load-stop");
             Runtime.getRuntime().addShutdownHook(stopper);
             Thread runner = new Thread(load::run, "proofline-load");
@@ -54,8 +63,14 @@ final class LoadCommand implements Command {
                 // Ctrl-C: the hook is running; the summary still prints
             }
             LoadGenerator.Counts c = load.counts();
-            progress.done(String.format("sent %,d requests (%,d deliberately wrong) in %.1f s: %,.0f/s; broker acknowledged %,d, refused %,d",
-                    c.sent(), c.defective(), seconds(start), c.sent() / Math.max(seconds(start), 1e-3), c.acknowledged(), c.failedSends()));
+            progress.done(String.format(
+                    "sent %,d requests (%,d deliberately wrong) in %.1f s: %,.0f/s; broker acknowledged %,d, refused %,d",
+                    c.sent(),
+                    c.defective(),
+                    seconds(start),
+                    c.sent() / Math.max(seconds(start), 1e-3),
+                    c.acknowledged(),
+                    c.failedSends()));
             return c.failedSends() > 0 ? 1 : 0;
         }
     }
@@ -70,8 +85,11 @@ final class LoadCommand implements Command {
 
     private static String line(LoadGenerator.Counts c, LoadGenerator.Plan plan, long start) {
         double elapsed = seconds(start);
-        String of = plan.duration().isZero() ? "" : String.format(" / %d s", plan.duration().toSeconds());
-        return String.format("sent %,d (%,d wrong)  %,.0f/s  acknowledged %,d  %.0f s%s",
+        String of = plan.duration().isZero()
+                ? ""
+                : String.format(" / %d s", plan.duration().toSeconds());
+        return String.format(
+                "sent %,d (%,d wrong)  %,.0f/s  acknowledged %,d  %.0f s%s",
                 c.sent(), c.defective(), c.sent() / Math.max(elapsed, 1e-3), c.acknowledged(), elapsed, of);
     }
 

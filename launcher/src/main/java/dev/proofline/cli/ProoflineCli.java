@@ -58,8 +58,7 @@ public final class ProoflineCli {
             Map.entry("receipts", new ReceiptsCommand()),
             Map.entry("load", new LoadCommand()));
 
-    private ProoflineCli() {
-    }
+    private ProoflineCli() {}
 
     public static void main(String[] args) {
         System.exit(run(Arrays.asList(args), System.out, System.err));

@@ -37,8 +37,7 @@ final class PublishCommand implements Command {
     private static final int IN_FLIGHT = 500;
 
     /** One request to publish, where it came from, and whom it is for. */
-    private record Item(String source, String json, String agent) {
-    }
+    private record Item(String source, String json, String agent) {}
 
     private static final class Tally {
         int pass;
@@ -62,7 +61,8 @@ final class PublishCommand implements Command {
         String input = args.positional(0, "FILE, DIR or -");
         args.expectPositionals(1);
         boolean wait = !flags.containsKey("no-wait");
-        RequestParser parser = new RequestParser(new SchemaCompiler(256), EngineSettings.defaults().maxRequestBytes());
+        RequestParser parser = new RequestParser(
+                new SchemaCompiler(256), EngineSettings.defaults().maxRequestBytes());
         Map<String, Tally> byAgent = new TreeMap<>();
         List<Item> items = new ArrayList<>();
         for (Item item : read(input)) {
@@ -75,8 +75,8 @@ final class PublishCommand implements Command {
         }
         Progress progress = new Progress(out);
         long start = System.nanoTime();
-        try (ProoflineClient client = ProoflineClient.overKafka(args.option("bootstrap-servers", "127.0.0.1:9092"),
-                args.option("url", "http://127.0.0.1:8080"))) {
+        try (ProoflineClient client = ProoflineClient.overKafka(
+                args.option("bootstrap-servers", "127.0.0.1:9092"), args.option("url", "http://127.0.0.1:8080"))) {
             Semaphore inFlight = new Semaphore(IN_FLIGHT);
             List<CompletableFuture<?>> all = new ArrayList<>();
             int[] done = {0};
@@ -93,7 +93,8 @@ final class PublishCommand implements Command {
                             } else {
                                 t.fail++;
                             }
-                        } else if (e.getCause() instanceof ProoflineException p && p.code().equals("invalid_request")) {
+                        } else if (e.getCause() instanceof ProoflineException p
+                                && p.code().equals("invalid_request")) {
                             t.invalid++;
                         } else {
                             t.unanswered++;
@@ -111,15 +112,17 @@ final class PublishCommand implements Command {
                 CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
             }
         }
-        progress.done(String.format("published %,d requests in %.1f s", items.size(), (System.nanoTime() - start) / 1e9));
+        progress.done(
+                String.format("published %,d requests in %.1f s", items.size(), (System.nanoTime() - start) / 1e9));
         return summary(out, byAgent, wait);
     }
 
     private static void show(Progress progress, int done, int total, long start) {
         double seconds = (System.nanoTime() - start) / 1e9;
         double rate = done / Math.max(seconds, 1e-3);
-        progress.update(String.format("%s %,d/%,d  %,.0f/s  ETA %.0f s", bar(done, total), done, total, rate,
-                (total - done) / Math.max(rate, 1e-3)));
+        progress.update(String.format(
+                "%s %,d/%,d  %,.0f/s  ETA %.0f s",
+                bar(done, total), done, total, rate, (total - done) / Math.max(rate, 1e-3)));
     }
 
     private static String bar(int done, int total) {
@@ -132,13 +135,20 @@ final class PublishCommand implements Command {
         out.printf("%-32s %6s %6s %8s%s%n", "agent", "pass", "fail", "invalid", waited ? "  no receipt" : "");
         Tally total = new Tally();
         byAgent.forEach((agent, t) -> {
-            out.printf("%-32s %6d %6d %8d%s%n", agent, t.pass, t.fail, t.invalid, waited ? String.format("  %10d", t.unanswered) : "");
+            out.printf(
+                    "%-32s %6d %6d %8d%s%n",
+                    agent, t.pass, t.fail, t.invalid, waited ? String.format("  %10d", t.unanswered) : "");
             total.pass += t.pass;
             total.fail += t.fail;
             total.invalid += t.invalid;
             total.unanswered += t.unanswered;
         });
-        out.printf("%-32s %6d %6d %8d%s%n", "total", total.pass, total.fail, total.invalid,
+        out.printf(
+                "%-32s %6d %6d %8d%s%n",
+                "total",
+                total.pass,
+                total.fail,
+                total.invalid,
                 waited ? String.format("  %10d", total.unanswered) : "");
         return total.invalid > 0 || (waited && total.unanswered > 0) ? 1 : 0;
     }
@@ -152,8 +162,10 @@ final class PublishCommand implements Command {
         Path path = Path.of(input);
         if (Files.isDirectory(path)) {
             try (Stream<Path> files = Files.list(path)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".json") || f.toString().endsWith(".jsonl"))
-                        .sorted().toList()) {
+                for (Path file : files.filter(f ->
+                                f.toString().endsWith(".json") || f.toString().endsWith(".jsonl"))
+                        .sorted()
+                        .toList()) {
                     parse(file.getFileName().toString(), Files.readString(file), items);
                 }
             }

@@ -34,8 +34,12 @@ final class ReceiptVerifyCommand implements Command {
         TrustedKeys trusted;
         AttestationContext context;
         try {
-            trusted = key != null ? TrustedKeys.ofAnyVersion(Base64.getDecoder().decode(key))
-                    : AgentCardKeys.of(agentCard).forVersion(receipt.path("attestation").path("key_version").asString(""));
+            trusted = key != null
+                    ? TrustedKeys.ofAnyVersion(Base64.getDecoder().decode(key))
+                    : AgentCardKeys.of(agentCard)
+                            .forVersion(receipt.path("attestation")
+                                    .path("key_version")
+                                    .asString(""));
             context = AttestationContext.parse(args.option("context", "verify"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());

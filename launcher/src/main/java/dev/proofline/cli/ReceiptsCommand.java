@@ -4,8 +4,8 @@ import dev.proofline.client.AgentCardKeys;
 import dev.proofline.client.InvalidReceiptException;
 import dev.proofline.client.VerifiedReceipt;
 import dev.proofline.client.VerifiedReceiptStream;
-import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.contract.Topics;
+import dev.proofline.schemas.RestSchemaRegistryClient;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,10 @@ final class ReceiptsCommand implements Command {
     public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
         boolean follow = words.contains("--follow");
         boolean fromBeginning = words.contains("--from-beginning");
-        Args args = new Args(words.stream().filter(w -> !w.equals("--follow") && !w.equals("--from-beginning")).toList(),
+        Args args = new Args(
+                words.stream()
+                        .filter(w -> !w.equals("--follow") && !w.equals("--from-beginning"))
+                        .toList(),
                 Set.of("agent", "max", "bootstrap-servers", "url"));
         args.expectPositionals(0);
         if (!follow) {
@@ -45,7 +48,8 @@ final class ReceiptsCommand implements Command {
                 if (max > 0 && n > max) {
                     return; // the rest of the batch that was already read while stopping
                 }
-                out.println(r.verificationId() + "  " + r.result() + "  " + r.agentId() + "  " + r.taskId() + "  signature valid");
+                out.println(r.verificationId() + "  " + r.result() + "  " + r.agentId() + "  " + r.taskId()
+                        + "  signature valid");
                 out.flush();
                 if (max > 0 && n == max) {
                     enough.countDown();
@@ -59,8 +63,13 @@ final class ReceiptsCommand implements Command {
             }
         };
         try (VerifiedReceiptStream stream = new VerifiedReceiptStream(
-                Map.of("bootstrap.servers", args.option("bootstrap-servers", "127.0.0.1:9092")), args.option("topic", Topics.DEFAULT_RECEIPTS), null,
-                new RestSchemaRegistryClient(url), AgentCardKeys.of(url), fromBeginning, listener)) {
+                Map.of("bootstrap.servers", args.option("bootstrap-servers", "127.0.0.1:9092")),
+                args.option("topic", Topics.DEFAULT_RECEIPTS),
+                null,
+                new RestSchemaRegistryClient(url),
+                AgentCardKeys.of(url),
+                fromBeginning,
+                listener)) {
             enough.await(); // until --max receipts, or Ctrl-C
         }
         return invalid.get() > 0 ? 1 : 0;

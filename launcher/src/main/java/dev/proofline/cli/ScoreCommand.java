@@ -27,9 +27,13 @@ final class ScoreCommand implements Command {
         String agentId = args.positional(0, "AGENT_ID");
         args.expectPositionals(1);
         String url = args.option("url", "http://127.0.0.1:8080").replaceAll("/+$", "");
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
-                url + "/score/" + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20"))).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(url + "/score/"
+                                        + URLEncoder.encode(agentId, StandardCharsets.UTF_8)
+                                                .replace("+", "%20")))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         JsonNode answer = StrictJson.parse(response.body());
         if (response.statusCode() != 200) {
             err.println(StrictJson.pretty(answer));

@@ -19,7 +19,8 @@ final class UpCommand implements Command {
         for (int i = 0; i < words.size(); i++) {
             String word = words.get(i);
             if (!word.startsWith("--") || i + 1 >= words.size()) {
-                throw new UsageException(word.startsWith("--") ? word + " needs a value" : "unexpected argument '" + word + "'");
+                throw new UsageException(
+                        word.startsWith("--") ? word + " needs a value" : "unexpected argument '" + word + "'");
             }
             flags.put(word.substring(2), words.get(++i));
         }
@@ -37,10 +38,13 @@ final class UpCommand implements Command {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            node.close();
-            stopped.countDown();
-        }, "proofline-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            node.close();
+                            stopped.countDown();
+                        },
+                        "proofline-shutdown"));
         out.println(node.readyLine());
         out.flush();
         stopped.await();

@@ -19,7 +19,8 @@ final class VerifyCommand implements Command {
         Args args = new Args(words, Set.of("key", "data-dir"));
         String file = args.positional(0, "REQUEST.json");
         args.expectPositionals(1);
-        VerificationEngine engine = new VerificationEngine(Workspace.engineSettings(), new Attestor(Workspace.keys(args)));
+        VerificationEngine engine =
+                new VerificationEngine(Workspace.engineSettings(), new Attestor(Workspace.keys(args)));
         ParseOutcome outcome = engine.parser().parse(Files.readAllBytes(Paths.get(file)));
         if (outcome instanceof ParseOutcome.Invalid invalid) {
             err.println(StrictJson.pretty(invalid.error().toJson()));

@@ -17,8 +17,7 @@ final class Workspace {
     static final String HOME_ENV = "PROOFLINE_HOME";
     static final String PUBLIC_URL_ENV = "PROOFLINE_PUBLIC_URL";
 
-    private Workspace() {
-    }
+    private Workspace() {}
 
     static Path dataDir(Args args) {
         String explicit = args.option("data-dir");
@@ -40,6 +39,8 @@ final class Workspace {
 
     static EngineSettings engineSettings() {
         String url = System.getenv(PUBLIC_URL_ENV);
-        return url == null ? EngineSettings.defaults() : EngineSettings.defaults().withPublicUrl(url);
+        return url == null
+                ? EngineSettings.defaults()
+                : EngineSettings.defaults().withPublicUrl(url);
     }
 }

@@ -23,7 +23,8 @@ final class DataDirLock implements AutoCloseable {
     static DataDirLock acquire(Path dataDir) throws IOException {
         Files.createDirectories(dataDir);
         Path file = dataDir.resolve("proofline.lock");
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel channel =
+                FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -37,7 +38,8 @@ final class DataDirLock implements AutoCloseable {
                     + " is running on the data directory " + dataDir.toAbsolutePath() + "; stop it or use --data-dir");
         }
         channel.truncate(0);
-        channel.write(ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
+        channel.write(
+                ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
         channel.force(true);
         return new DataDirLock(channel, lock);
     }

@@ -43,7 +43,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.voters", "1@" + host + ":" + controllerPort);
-        props.put("listeners", "PLAINTEXT://" + host + ":" + kafkaPort + ",CONTROLLER://" + host + ":" + controllerPort);
+        props.put(
+                "listeners", "PLAINTEXT://" + host + ":" + kafkaPort + ",CONTROLLER://" + host + ":" + controllerPort);
         props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + kafkaPort);
         props.put("controller.listener.names", "CONTROLLER");
         props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -85,10 +86,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 props.store(out, "proofline embedded broker");
             }
             ByteArrayOutputStream output = new ByteArrayOutputStream();
-            int code = StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(),
-                    "-c", config.toString()}, new PrintStream(output, true, StandardCharsets.UTF_8));
+            int code = StorageTool.execute(
+                    new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()},
+                    new PrintStream(output, true, StandardCharsets.UTF_8));
             if (code != 0) {
-                throw new IOException("formatting " + logDir + " failed: " + output.toString(StandardCharsets.UTF_8).trim());
+                throw new IOException("formatting " + logDir + " failed: "
+                        + output.toString(StandardCharsets.UTF_8).trim());
             }
         } finally {
             Files.deleteIfExists(config);

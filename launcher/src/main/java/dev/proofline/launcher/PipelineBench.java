@@ -1,7 +1,7 @@
 package dev.proofline.launcher;
 
-import dev.proofline.contract.Topics;
 import dev.proofline.attestor.SigningKey;
+import dev.proofline.contract.Topics;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -65,7 +64,8 @@ public final class PipelineBench {
         this.requests = new byte[count][];
         for (int i = 0; i < count; i++) {
             requests[i] = text.replace("\"invoice-7731-draft\"", "\"bench-" + i + "\"")
-                    .replace("\"test-seller-invoice-agent\"", "\"bench-agent-" + (i % 50) + "\"").getBytes(StandardCharsets.UTF_8);
+                    .replace("\"test-seller-invoice-agent\"", "\"bench-agent-" + (i % 50) + "\"")
+                    .getBytes(StandardCharsets.UTF_8);
         }
     }
 
@@ -76,7 +76,8 @@ public final class PipelineBench {
         out.println("Proofline bench: " + count + " invoice requests of " + bench.requests[0].length + " bytes, "
                 + Runtime.getRuntime().availableProcessors() + " cores, " + streamThreads + " stream thread(s)");
         double signs = bench.bareSignRate(Duration.ofSeconds(3));
-        EmbeddedKafkaBroker broker = externalBootstrap == null ? EmbeddedKafkaBroker.start(dir.resolve("kafka"), "127.0.0.1", 0) : null;
+        EmbeddedKafkaBroker broker =
+                externalBootstrap == null ? EmbeddedKafkaBroker.start(dir.resolve("kafka"), "127.0.0.1", 0) : null;
         String bootstrap = broker != null ? broker.bootstrapServers() : externalBootstrap;
         try {
             Figures raw = bench.passThrough(bootstrap);
@@ -85,31 +86,56 @@ public final class PipelineBench {
             Figures scores;
             Figures leaderboard;
             Figures recent;
-            try (ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(Map.of("bootstrap.servers", bootstrap,
-                    "http.port", "0", "data.dir", dir.resolve("node").toString(), "application.id", "bench-" + UUID.randomUUID(),
-                    "streams.num.stream.threads", Integer.toString(streamThreads)), System.getenv()), dir)) {
+            try (ProoflineNode node = ProoflineNode.start(
+                    ProoflineConfig.load(
+                            Map.of(
+                                    "bootstrap.servers",
+                                    bootstrap,
+                                    "http.port",
+                                    "0",
+                                    "data.dir",
+                                    dir.resolve("node").toString(),
+                                    "application.id",
+                                    "bench-" + UUID.randomUUID(),
+                                    "streams.num.stream.threads",
+                                    Integer.toString(streamThreads)),
+                            System.getenv()),
+                    dir)) {
                 pipeline = bench.pipeline(bootstrap, Duration.ofSeconds(15));
                 String url = node.httpUrl();
-                rest = bench.http("REST POST /verify/schema", 50, Math.min(count, 5_000), n -> post(url + "/verify/schema",
-                        bench.requests[n % bench.requests.length]));
+                rest = bench.http(
+                        "REST POST /verify/schema",
+                        50,
+                        Math.min(count, 5_000),
+                        n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length]));
                 scores = bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
                 leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents"));
-                recent = bench.http("REST GET /agents/{id}/receipts", 50, 2_000, n -> get(url + "/agents/bench-agent-" + (n % 50) + "/receipts"));
+                recent = bench.http(
+                        "REST GET /agents/{id}/receipts",
+                        50,
+                        2_000,
+                        n -> get(url + "/agents/bench-agent-" + (n % 50) + "/receipts"));
             }
             out.println();
             out.printf("bare Ed25519 sign, 1 thread     %,10.0f signs/s%n", signs);
             out.printf("raw Kafka pass-through          %,10.0f records/s%n", raw.rate());
-            out.printf("pipeline, exactly-once          %,10.0f receipts/s  (all sent at once; p50 %d ms, p99 %d ms: queueing)%n",
+            out.printf(
+                    "pipeline, exactly-once          %,10.0f receipts/s  (all sent at once; p50 %d ms, p99 %d ms: queueing)%n",
                     pipeline[0].rate(), pipeline[0].percentile(0.50), pipeline[0].percentile(0.99));
-            out.printf("pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms%n",
+            out.printf(
+                    "pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms%n",
                     pipeline[1].rate(), pipeline[1].percentile(0.50), pipeline[1].percentile(0.99));
-            out.printf("REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms%n",
+            out.printf(
+                    "REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms%n",
                     rest.rate(), rest.percentile(0.50), rest.percentile(0.99));
-            out.printf("REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms%n",
+            out.printf(
+                    "REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms%n",
                     scores.rate(), scores.percentile(0.50), scores.percentile(0.99));
-            out.printf("REST GET /agents (50 agents), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
+            out.printf(
+                    "REST GET /agents (50 agents), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
                     leaderboard.rate(), leaderboard.percentile(0.50), leaderboard.percentile(0.99));
-            out.printf("REST GET /agents/{id}/receipts (20 read back), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
+            out.printf(
+                    "REST GET /agents/{id}/receipts (20 read back), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
                     recent.rate(), recent.percentile(0.50), recent.percentile(0.99));
             out.printf("REST verify / pipeline (Kafka)  %10.1f%%%n", 100 * rest.rate() / pipeline[0].rate());
             out.printf("pipeline / pass-through         %10.1f%%%n", 100 * pipeline[0].rate() / raw.rate());
@@ -153,10 +179,18 @@ public final class PipelineBench {
     /** Warm-up (the JIT), then as fast as it goes for throughput, then paced below that for latency. */
     private Figures[] pipeline(String bootstrap, Duration pacedFor) throws Exception {
         measure("pipeline warm-up", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, warmUpCount(), 0);
-        Figures flat = measure("pipeline", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, requests.length, 0);
+        Figures flat =
+                measure("pipeline", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, requests.length, 0);
         int rate = (int) Math.max(1, flat.rate() * 0.6);
         int count = (int) Math.min(requests.length, rate * pacedFor.toSeconds());
-        Figures paced = measure("pipeline at " + rate + "/s", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, count, rate);
+        Figures paced = measure(
+                "pipeline at " + rate + "/s",
+                bootstrap,
+                Topics.DEFAULT_INPUT,
+                Topics.DEFAULT_RECEIPTS,
+                true,
+                count,
+                rate);
         return new Figures[] {flat, paced};
     }
 
@@ -165,22 +199,26 @@ public final class PipelineBench {
     }
 
     /** Produces every request to {@code in} while reading {@code out}; the clock runs from first send to last read. */
-    private Figures measure(String name, String bootstrap, String in, String outTopic, boolean readCommitted,
-                            int count, int perSecond) throws Exception {
+    private Figures measure(
+            String name, String bootstrap, String in, String outTopic, boolean readCommitted, int count, int perSecond)
+            throws Exception {
         AtomicLong sent = new AtomicLong();
         long[] latencies = new long[count];
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        consumerConfig.put(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(outTopic));
             while (consumer.assignment().isEmpty()) {
                 consumer.poll(Duration.ofMillis(100)); // join before producing, so "latest" misses nothing
             }
             long start = System.nanoTime();
-            CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produce(bootstrap, in, sent, count, perSecond));
+            CompletableFuture<Void> producing =
+                    CompletableFuture.runAsync(() -> produce(bootstrap, in, sent, count, perSecond));
             int received = 0;
             long deadline = start + TimeUnit.MINUTES.toNanos(10);
             while (received < count && System.nanoTime() < deadline) {
@@ -191,8 +229,9 @@ public final class PipelineBench {
                     received++;
                 }
                 double elapsed = (System.nanoTime() - start) / 1e9;
-                progress.update(String.format("%s: sent %,d/%,d  received %,d  %,.0f/s", name, sent.get(), count,
-                        received, received / elapsed));
+                progress.update(String.format(
+                        "%s: sent %,d/%,d  received %,d  %,.0f/s",
+                        name, sent.get(), count, received, received / elapsed));
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             producing.join();
@@ -208,10 +247,10 @@ public final class PipelineBench {
      * {@code clients} threads, each sending its next request as soon as the last is answered, until
      * {@code count} answers; {@code request} makes the n-th request.
      */
-    private Figures http(String name, int clients, int count, IntFunction<HttpRequest> request)
-            throws Exception {
+    private Figures http(String name, int clients, int count, IntFunction<HttpRequest> request) throws Exception {
         HttpClient client = HttpClient.newBuilder()
-                .executor(java.util.concurrent.Executors.newFixedThreadPool(4)).build();
+                .executor(java.util.concurrent.Executors.newFixedThreadPool(4))
+                .build();
         AtomicLong next = new AtomicLong();
         long[] latencies = new long[count];
         AtomicLong failures = new AtomicLong();
@@ -223,7 +262,8 @@ public final class PipelineBench {
                     int n = (int) i;
                     long sentAt = System.nanoTime();
                     try {
-                        int status = client.send(request.apply(n), HttpResponse.BodyHandlers.discarding()).statusCode();
+                        int status = client.send(request.apply(n), HttpResponse.BodyHandlers.discarding())
+                                .statusCode();
                         if (status != 200) {
                             failures.incrementAndGet();
                         }
@@ -238,14 +278,16 @@ public final class PipelineBench {
         pool.shutdown();
         while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
             double elapsed = (System.nanoTime() - start) / 1e9;
-            progress.update(String.format("%s: %,d/%,d answered  %,.0f/s", name, Math.min(next.get(), count), count,
-                    Math.min(next.get(), count) / elapsed));
+            progress.update(String.format(
+                    "%s: %,d/%,d answered  %,.0f/s",
+                    name, Math.min(next.get(), count), count, Math.min(next.get(), count) / elapsed));
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         Arrays.sort(latencies);
         Figures figures = new Figures(name, count, seconds, latencies);
-        progress.done(String.format("%s: %,d answers in %.1f s, %,.0f/s, %d not 200", name, count, seconds, figures.rate(),
-                failures.get()));
+        progress.done(String.format(
+                "%s: %,d answers in %.1f s, %,.0f/s, %d not 200",
+                name, count, seconds, figures.rate(), failures.get()));
         return figures;
     }
 
@@ -255,7 +297,8 @@ public final class PipelineBench {
 
     private static HttpRequest post(String url, byte[] body) {
         return HttpRequest.newBuilder(URI.create(url))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
     }
 
     private void produce(String bootstrap, String topic, AtomicLong sent, int count, int perSecond) {
@@ -264,7 +307,8 @@ public final class PipelineBench {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
             long start = System.nanoTime();
             for (int i = 0; i < count; i++) {
                 if (perSecond > 0) {

@@ -1,7 +1,7 @@
 package dev.proofline.launcher;
 
-import dev.proofline.topology.PipelineListener;
 import dev.proofline.query.http.RouteGroup;
+import dev.proofline.topology.PipelineListener;
 import io.javalin.config.JavalinConfig;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
@@ -18,12 +18,18 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final Counter passes = Counter.builder("proofline.verifications").tag("result", "pass")
-            .description("receipts signed, by result").register(registry);
-    private final Counter fails = Counter.builder("proofline.verifications").tag("result", "fail")
-            .description("receipts signed, by result").register(registry);
+    private final Counter passes = Counter.builder("proofline.verifications")
+            .tag("result", "pass")
+            .description("receipts signed, by result")
+            .register(registry);
+    private final Counter fails = Counter.builder("proofline.verifications")
+            .tag("result", "fail")
+            .description("receipts signed, by result")
+            .register(registry);
     private final Timer latency = Timer.builder("proofline.verification.duration")
-            .description("time to verify and sign one request").publishPercentileHistogram().register(registry);
+            .description("time to verify and sign one request")
+            .publishPercentileHistogram()
+            .register(registry);
     private KafkaStreamsMetrics streamsMetrics;
 
     void bind(KafkaStreams streams) {
@@ -33,7 +39,10 @@ final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoClose
 
     @Override
     public void mount(JavalinConfig cfg) {
-        cfg.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape()));
+        cfg.routes.get(
+                "/metrics",
+                ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                        .result(registry.scrape()));
     }
 
     @Override
@@ -44,8 +53,11 @@ final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoClose
 
     @Override
     public void deadLettered(String errorCode) {
-        Counter.builder("proofline.dead.letters").tag("code", errorCode).description("records sent to the dead-letter topic")
-                .register(registry).increment();
+        Counter.builder("proofline.dead.letters")
+                .tag("code", errorCode)
+                .description("records sent to the dead-letter topic")
+                .register(registry)
+                .increment();
     }
 
     @Override

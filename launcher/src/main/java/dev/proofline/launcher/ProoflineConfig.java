@@ -43,22 +43,33 @@ public final class ProoflineConfig {
             try (Reader in = Files.newBufferedReader(Path.of(file))) {
                 properties.load(in);
             }
-            properties.stringPropertyNames().forEach(k -> values.put(k, properties.getProperty(k).trim()));
+            properties
+                    .stringPropertyNames()
+                    .forEach(k -> values.put(k, properties.getProperty(k).trim()));
         }
         env.forEach((name, value) -> {
             if (name.startsWith(ENV_PREFIX) && !SCRIPT_ENV.contains(name) && !name.equals(ENV_PREFIX + "CONFIG")) {
-                values.put(name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), value);
+                values.put(
+                        name.substring(ENV_PREFIX.length())
+                                .toLowerCase(Locale.ROOT)
+                                .replace('_', '.'),
+                        value);
             }
         });
         flags.forEach((name, value) -> {
             if (!name.equals("config")) {
-                values.put(name.startsWith(CLIENT_PREFIX) || name.startsWith(STREAMS_PREFIX) ? name : name.replace('-', '.'), value);
+                values.put(
+                        name.startsWith(CLIENT_PREFIX) || name.startsWith(STREAMS_PREFIX)
+                                ? name
+                                : name.replace('-', '.'),
+                        value);
             }
         });
         for (String key : values.keySet()) {
             boolean known = Settings.ALL.stream().anyMatch(s -> s.key().equals(key));
             if (!known && !key.startsWith(CLIENT_PREFIX) && !key.startsWith(STREAMS_PREFIX)) {
-                throw new IllegalArgumentException("unknown setting '" + key + "'; see the README's configuration table");
+                throw new IllegalArgumentException(
+                        "unknown setting '" + key + "'; see the README's configuration table");
             }
         }
         return new ProoflineConfig(values);

@@ -94,20 +94,20 @@ public final class ProoflineNode implements AutoCloseable {
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Topics topics = settings.topics();
             try (Admin admin = Admin.create(client)) {
-                TopicProvisioner.ensure(admin, topics, settings.partitions(), settings.replicationFactor(),
-                        settings.maxRequestBytes());
+                TopicProvisioner.ensure(
+                        admin, topics, settings.partitions(), settings.replicationFactor(), settings.maxRequestBytes());
             }
             // Instances that share the work must share the keys: point keys.dir at the same directory.
             KeyRing keys = KeyRing.openOrCreate(settings.keysDir(), Clock.systemUTC());
             SchemaRegistryClient registry = registry(settings, client, resources);
 
             // application.server must name the HTTP port before Streams starts, so a free one is chosen now.
-            int httpPort = settings.httpPort() != 0 ? settings.httpPort() : EmbeddedKafkaBroker.freePort(settings.host());
+            int httpPort =
+                    settings.httpPort() != 0 ? settings.httpPort() : EmbeddedKafkaBroker.freePort(settings.host());
             String httpUrl = "http://" + settings.host() + ":" + httpPort;
             String publicUrl = settings.publicUrl().orElse(httpUrl);
-            EngineSettings engineSettings = EngineSettings.defaults()
-                    .withPublicUrl(publicUrl)
-                    .withMaxRequestBytes(settings.maxRequestBytes());
+            EngineSettings engineSettings =
+                    EngineSettings.defaults().withPublicUrl(publicUrl).withMaxRequestBytes(settings.maxRequestBytes());
             Attestor attestor = new Attestor(keys);
             VerificationEngine engine = new VerificationEngine(engineSettings, attestor);
             AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
@@ -134,17 +134,22 @@ public final class ProoflineNode implements AutoCloseable {
             LiveReceipts liveFeed = new LiveReceipts(receipts);
             CorrelatedReplies replies = resources.add(new CorrelatedReplies(
                     CorrelatedReplies.consumer(client, false), topics, true, liveFeed, "proofline-replies"));
-            VerificationFrontDoor verification = new VerificationFrontDoor(engine.parser(), frontDoor, replies,
-                    receipts, topics.input(), settings.verifyTimeout());
+            VerificationFrontDoor verification = new VerificationFrontDoor(
+                    engine.parser(), frontDoor, replies, receipts, topics.input(), settings.verifyTimeout());
             Admin healthAdmin = resources.add(Admin.create(client));
             Instances instances = new Instances(streams, new HostInfo(settings.host(), httpPort));
             RoutedAgentHistories histories = new RoutedAgentHistories(instances);
             ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
             ScoreQueries scoreQueries =
                     new ScoreQueries(histories, new ScoreAnswers(engineSettings, attestor, Clock.systemUTC()));
-            McpEndpoint mcp = resources.add(new McpEndpoint(verification, scoreQueries, EngineSettings.VERIFIER_VERSION,
+            McpEndpoint mcp = resources.add(new McpEndpoint(
+                    verification,
+                    scoreQueries,
+                    EngineSettings.VERIFIER_VERSION,
                     List.of(publicUrl, httpUrl, "http://localhost:" + httpPort),
-                    List.of(URI.create(publicUrl).getAuthority(), settings.host() + ":" + httpPort,
+                    List.of(
+                            URI.create(publicUrl).getAuthority(),
+                            settings.host() + ":" + httpPort,
                             "localhost:" + httpPort)));
             // Leave the group on a clean stop, so a restarted or surviving instance takes the
             // partitions over at once rather than after this member's session times out.
@@ -158,7 +163,10 @@ public final class ProoflineNode implements AutoCloseable {
                     new ReceiptRoutes(new ReceiptIndex(instances), receiptLog),
                     liveFeed,
                     new DashboardRoutes(),
-                    new DiscoveryRoutes(new DiscoveryDocuments(engineSettings, keys), streams, healthAdmin,
+                    new DiscoveryRoutes(
+                            new DiscoveryDocuments(engineSettings, keys),
+                            streams,
+                            healthAdmin,
                             settings.maxRequestBytes()),
                     metrics,
                     mcp));
@@ -170,8 +178,12 @@ public final class ProoflineNode implements AutoCloseable {
             resources.add(liveFeed); // stops first: nothing is sent to connections the server is closing
 
             startAndAwaitRunning(streams);
-            LOG.info("pipeline running: {} -> {} | {}, signing with key {}", topics.input(), topics.receipts(),
-                    topics.deadLetter(), keys.signingKey().version());
+            LOG.info(
+                    "pipeline running: {} -> {} | {}, signing with key {}",
+                    topics.input(),
+                    topics.receipts(),
+                    topics.deadLetter(),
+                    keys.signingKey().version());
             return new ProoflineNode(resources, streams, bootstrap, httpUrl);
         } catch (Exception | Error e) {
             resources.close();
@@ -210,15 +222,16 @@ public final class ProoflineNode implements AutoCloseable {
     }
 
     /** A configured registry over REST, or the embedded one kept in a compacted topic. */
-    private static SchemaRegistryClient registry(ProoflineSettings settings, Map<String, Object> client,
-                                                 Closer resources) {
+    private static SchemaRegistryClient registry(
+            ProoflineSettings settings, Map<String, Object> client, Closer resources) {
         Optional<String> url = settings.schemaRegistryUrl();
-        return url.isPresent() ? new RestSchemaRegistryClient(url.get())
+        return url.isPresent()
+                ? new RestSchemaRegistryClient(url.get())
                 : resources.add(RegistryStore.open(client, settings.replicationFactor()));
     }
 
-    private static KafkaProducer<String, byte[]> frontDoorProducer(Map<String, Object> client, int maxRequestBytes,
-                                                                   Duration verifyTimeout) {
+    private static KafkaProducer<String, byte[]> frontDoorProducer(
+            Map<String, Object> client, int maxRequestBytes, Duration verifyTimeout) {
         Map<String, Object> config = new HashMap<>(client);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         // A caller waits at most the verify timeout, so sending must not block longer on missing metadata.
@@ -234,9 +247,12 @@ public final class ProoflineNode implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put("processing.exception.handler.global.enabled", true); // Streams' own recommendation for 4.x
-        props.put(StreamsConfig.STATE_DIR_CONFIG, settings.dataDir().resolve("streams").toAbsolutePath().toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                settings.dataDir().resolve("streams").toAbsolutePath().toString());
         // A dead letter carries its original in a header, so it may be several times the request limit.
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+        props.put(
+                StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 5 * settings.maxRequestBytes() + 131072);
         props.putAll(settings.clientOverrides());
         props.putAll(settings.streamsOverrides());

@@ -61,7 +61,8 @@ public record ProoflineSettings(
                         Settings.TOPICS_SCORES.in(config)),
                 Settings.TOPICS_PARTITIONS.in(config),
                 // One broker can hold one replica; on a cluster the broker's own default applies.
-                Settings.TOPICS_REPLICATION_FACTOR.valueIn(config)
+                Settings.TOPICS_REPLICATION_FACTOR
+                        .valueIn(config)
                         .or(() -> external.isEmpty() ? Optional.of((short) 1) : Optional.empty()),
                 Settings.MAX_REQUEST_BYTES.in(config),
                 Settings.VERIFY_TIMEOUT.in(config),

@@ -1,8 +1,8 @@
 package dev.proofline.launcher;
 
+import dev.proofline.query.http.RouteGroup;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.SchemaRegistryException;
-import dev.proofline.query.http.RouteGroup;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import tools.jackson.databind.JsonNode;
@@ -45,32 +45,58 @@ final class RegistryRoutes implements RouteGroup {
             String schema = schemaOf(ctx);
             for (int version : store.versions(subject)) {
                 RegistryStore.Version v = store.version(subject, Integer.toString(version));
-                if (v.schema().equals(new org.apache.avro.Schema.Parser().parse(schema).toString())) {
+                if (v.schema()
+                        .equals(new org.apache.avro.Schema.Parser()
+                                .parse(schema)
+                                .toString())) {
                     send(ctx, 200, version(v));
                     return;
                 }
             }
             throw new SchemaRegistryException(40403, "Schema not found");
         });
-        cfg.routes.get("/subjects/{subject}/versions/{version}", ctx ->
-                send(ctx, 200, version(store.version(ctx.pathParam("subject"), ctx.pathParam("version")))));
-        cfg.routes.get("/subjects/{subject}/versions/{version}/schema", ctx ->
-                send(ctx, 200, JSON.readTree(store.version(ctx.pathParam("subject"), ctx.pathParam("version")).schema())));
-        cfg.routes.get("/schemas/ids/{id}", ctx ->
-                send(ctx, 200, JSON.createObjectNode().put("schema", store.schemaText(id(ctx)))));
-        cfg.routes.get("/config", ctx ->
-                send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
-        cfg.routes.get("/config/{subject}", ctx ->
-                send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
-        cfg.routes.post("/compatibility/subjects/{subject}/versions/{version}", ctx -> send(ctx, 200,
-                JSON.createObjectNode().put("is_compatible",
-                        store.isCompatible(ctx.pathParam("subject"), ctx.pathParam("version"), schemaOf(ctx)))));
-        cfg.routes.exception(SchemaRegistryException.class, (e, ctx) -> send(ctx, e.httpStatus(),
-                JSON.createObjectNode().put("error_code", e.errorCode()).put("message", e.getMessage())));
+        cfg.routes.get(
+                "/subjects/{subject}/versions/{version}",
+                ctx -> send(ctx, 200, version(store.version(ctx.pathParam("subject"), ctx.pathParam("version")))));
+        cfg.routes.get(
+                "/subjects/{subject}/versions/{version}/schema",
+                ctx -> send(
+                        ctx,
+                        200,
+                        JSON.readTree(store.version(ctx.pathParam("subject"), ctx.pathParam("version"))
+                                .schema())));
+        cfg.routes.get(
+                "/schemas/ids/{id}",
+                ctx -> send(ctx, 200, JSON.createObjectNode().put("schema", store.schemaText(id(ctx)))));
+        cfg.routes.get(
+                "/config",
+                ctx -> send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
+        cfg.routes.get(
+                "/config/{subject}",
+                ctx -> send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
+        cfg.routes.post(
+                "/compatibility/subjects/{subject}/versions/{version}",
+                ctx -> send(
+                        ctx,
+                        200,
+                        JSON.createObjectNode()
+                                .put(
+                                        "is_compatible",
+                                        store.isCompatible(
+                                                ctx.pathParam("subject"), ctx.pathParam("version"), schemaOf(ctx)))));
+        cfg.routes.exception(
+                SchemaRegistryException.class,
+                (e, ctx) -> send(
+                        ctx,
+                        e.httpStatus(),
+                        JSON.createObjectNode().put("error_code", e.errorCode()).put("message", e.getMessage())));
     }
 
     private static ObjectNode version(RegistryStore.Version v) {
-        return JSON.createObjectNode().put("subject", v.subject()).put("version", v.version()).put("id", v.id())
+        return JSON.createObjectNode()
+                .put("subject", v.subject())
+                .put("version", v.version())
+                .put("id", v.id())
                 .put("schema", v.schema());
     }
 

@@ -12,7 +12,8 @@ import java.util.function.Function;
  *
  * @param shownDefault the default as the README shows it ({@code ""} for none)
  */
-public record Setting<T>(String key, Function<String, T> parser, T defaultValue, String shownDefault, String description) {
+public record Setting<T>(
+        String key, Function<String, T> parser, T defaultValue, String shownDefault, String description) {
 
     /** The value set, parsed, or the default ({@code Optional.empty()} when there is neither). */
     public Optional<T> valueIn(ProoflineConfig config) {
@@ -42,8 +43,12 @@ public record Setting<T>(String key, Function<String, T> parser, T defaultValue,
     }
 
     static Setting<Integer> integer(String key, int defaultValue, int min, int max, String description) {
-        return new Setting<>(key, s -> within(key, Integer.parseInt(s), min, max), defaultValue,
-                Integer.toString(defaultValue), description);
+        return new Setting<>(
+                key,
+                s -> within(key, Integer.parseInt(s), min, max),
+                defaultValue,
+                Integer.toString(defaultValue),
+                description);
     }
 
     static Setting<Path> path(String key, String shownDefault, String description) {
@@ -51,13 +56,21 @@ public record Setting<T>(String key, Function<String, T> parser, T defaultValue,
     }
 
     static Setting<Duration> seconds(String key, int defaultSeconds, String description) {
-        return new Setting<>(key, s -> Duration.ofSeconds(within(key, Integer.parseInt(s), 1, 3600)),
-                Duration.ofSeconds(defaultSeconds), Integer.toString(defaultSeconds), description);
+        return new Setting<>(
+                key,
+                s -> Duration.ofSeconds(within(key, Integer.parseInt(s), 1, 3600)),
+                Duration.ofSeconds(defaultSeconds),
+                Integer.toString(defaultSeconds),
+                description);
     }
 
     static Setting<Duration> hours(String key, int defaultHours, String description) {
-        return new Setting<>(key, s -> Duration.ofHours(within(key, Integer.parseInt(s), 1, 24 * 366)),
-                Duration.ofHours(defaultHours), Integer.toString(defaultHours), description);
+        return new Setting<>(
+                key,
+                s -> Duration.ofHours(within(key, Integer.parseInt(s), 1, 24 * 366)),
+                Duration.ofHours(defaultHours),
+                Integer.toString(defaultHours),
+                description);
     }
 
     private static int within(String key, int value, int min, int max) {

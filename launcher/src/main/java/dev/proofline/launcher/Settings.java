@@ -11,47 +11,76 @@ import java.util.List;
  * nothing else reads the configuration.
  */
 public final class Settings {
-    public static final Setting<Path> DATA_DIR = Setting.path("data.dir", "<PROOFLINE_HOME>/.proofline",
-            "everything persistent: broker log, keys, Streams state");
-    public static final Setting<Path> KEYS_DIR = Setting.path("keys.dir", "<data.dir>/keys",
-            "the signing key ring; instances sharing the work must share it");
-    public static final Setting<String> HOST = Setting.text("host", "127.0.0.1",
-            "address the embedded broker and the HTTP server listen on");
-    public static final Setting<Integer> KAFKA_PORT = Setting.integer("kafka.port", 9092, 0, 65535,
-            "port of the embedded broker");
-    public static final Setting<Integer> HTTP_PORT = Setting.integer("http.port", 8080, 0, 65535,
-            "port of the HTTP server");
-    public static final Setting<String> BOOTSTRAP_SERVERS = Setting.optionalText("bootstrap.servers", "",
-            "an external Kafka cluster; when set, no broker is started");
-    public static final Setting<String> SCHEMA_REGISTRY_URL = Setting.optionalText("schema.registry.url", "",
+    public static final Setting<Path> DATA_DIR = Setting.path(
+            "data.dir", "<PROOFLINE_HOME>/.proofline", "everything persistent: broker log, keys, Streams state");
+    public static final Setting<Path> KEYS_DIR = Setting.path(
+            "keys.dir", "<data.dir>/keys", "the signing key ring; instances sharing the work must share it");
+    public static final Setting<String> HOST =
+            Setting.text("host", "127.0.0.1", "address the embedded broker and the HTTP server listen on");
+    public static final Setting<Integer> KAFKA_PORT =
+            Setting.integer("kafka.port", 9092, 0, 65535, "port of the embedded broker");
+    public static final Setting<Integer> HTTP_PORT =
+            Setting.integer("http.port", 8080, 0, 65535, "port of the HTTP server");
+    public static final Setting<String> BOOTSTRAP_SERVERS =
+            Setting.optionalText("bootstrap.servers", "", "an external Kafka cluster; when set, no broker is started");
+    public static final Setting<String> SCHEMA_REGISTRY_URL = Setting.optionalText(
+            "schema.registry.url",
+            "",
             "an external Confluent-compatible registry; when unset Proofline serves its own");
-    public static final Setting<String> PUBLIC_URL = Setting.optionalText("public.url", "http://<host>:<http.port>",
-            "base URL receipts point to (agent-card, MCP)");
-    public static final Setting<String> APPLICATION_ID = Setting.text("application.id", "proofline",
-            "Kafka Streams application id; instances sharing it share the work");
-    public static final Setting<String> TOPICS_INPUT = Setting.text("topics.input", Topics.DEFAULT_INPUT,
-            "verification requests");
-    public static final Setting<String> TOPICS_RECEIPTS = Setting.text("topics.receipts", Topics.DEFAULT_RECEIPTS,
-            "signed receipts");
-    public static final Setting<String> TOPICS_DEAD_LETTER = Setting.text("topics.dead.letter",
-            Topics.DEFAULT_DEAD_LETTER, "records that could not be verified");
-    public static final Setting<String> TOPICS_SCORES = Setting.text("topics.scores", Topics.DEFAULT_SCORES,
-            "every agent's score after each change (compacted)");
-    public static final Setting<Integer> TOPICS_PARTITIONS = Setting.integer("topics.partitions", 3, 1, 10_000,
-            "partitions of the topics Proofline creates");
-    public static final Setting<Short> TOPICS_REPLICATION_FACTOR = new Setting<>("topics.replication.factor",
-            Short::parseShort, null, "1 embedded, else the broker default", "replicas of the topics Proofline creates");
-    public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer("max.request.bytes", 1048576, 1024,
-            64 * 1048576, "largest request accepted; larger ones are dead-lettered (413)");
-    public static final Setting<Duration> VERIFY_TIMEOUT = Setting.seconds("verify.timeout.seconds", 10,
+    public static final Setting<String> PUBLIC_URL = Setting.optionalText(
+            "public.url", "http://<host>:<http.port>", "base URL receipts point to (agent-card, MCP)");
+    public static final Setting<String> APPLICATION_ID = Setting.text(
+            "application.id", "proofline", "Kafka Streams application id; instances sharing it share the work");
+    public static final Setting<String> TOPICS_INPUT =
+            Setting.text("topics.input", Topics.DEFAULT_INPUT, "verification requests");
+    public static final Setting<String> TOPICS_RECEIPTS =
+            Setting.text("topics.receipts", Topics.DEFAULT_RECEIPTS, "signed receipts");
+    public static final Setting<String> TOPICS_DEAD_LETTER =
+            Setting.text("topics.dead.letter", Topics.DEFAULT_DEAD_LETTER, "records that could not be verified");
+    public static final Setting<String> TOPICS_SCORES =
+            Setting.text("topics.scores", Topics.DEFAULT_SCORES, "every agent's score after each change (compacted)");
+    public static final Setting<Integer> TOPICS_PARTITIONS =
+            Setting.integer("topics.partitions", 3, 1, 10_000, "partitions of the topics Proofline creates");
+    public static final Setting<Short> TOPICS_REPLICATION_FACTOR = new Setting<>(
+            "topics.replication.factor",
+            Short::parseShort,
+            null,
+            "1 embedded, else the broker default",
+            "replicas of the topics Proofline creates");
+    public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer(
+            "max.request.bytes",
+            1048576,
+            1024,
+            64 * 1048576,
+            "largest request accepted; larger ones are dead-lettered (413)");
+    public static final Setting<Duration> VERIFY_TIMEOUT = Setting.seconds(
+            "verify.timeout.seconds",
+            10,
             "how long POST /verify/schema waits for its receipt before answering 504 receipt_pending");
-    public static final Setting<Duration> RECEIPT_INDEX_RETENTION = Setting.hours("receipts.index.retention.hours",
-            168, "how long GET /receipts/{verification_id} can find a receipt (the receipts topic must keep it as long)");
+    public static final Setting<Duration> RECEIPT_INDEX_RETENTION = Setting.hours(
+            "receipts.index.retention.hours",
+            168,
+            "how long GET /receipts/{verification_id} can find a receipt (the receipts topic must keep it as long)");
 
-    public static final List<Setting<?>> ALL = List.of(DATA_DIR, KEYS_DIR, HOST, KAFKA_PORT, HTTP_PORT,
-            BOOTSTRAP_SERVERS, SCHEMA_REGISTRY_URL, PUBLIC_URL, APPLICATION_ID, TOPICS_INPUT, TOPICS_RECEIPTS,
-            TOPICS_DEAD_LETTER, TOPICS_SCORES, TOPICS_PARTITIONS, TOPICS_REPLICATION_FACTOR, MAX_REQUEST_BYTES,
-            VERIFY_TIMEOUT, RECEIPT_INDEX_RETENTION);
+    public static final List<Setting<?>> ALL = List.of(
+            DATA_DIR,
+            KEYS_DIR,
+            HOST,
+            KAFKA_PORT,
+            HTTP_PORT,
+            BOOTSTRAP_SERVERS,
+            SCHEMA_REGISTRY_URL,
+            PUBLIC_URL,
+            APPLICATION_ID,
+            TOPICS_INPUT,
+            TOPICS_RECEIPTS,
+            TOPICS_DEAD_LETTER,
+            TOPICS_SCORES,
+            TOPICS_PARTITIONS,
+            TOPICS_REPLICATION_FACTOR,
+            MAX_REQUEST_BYTES,
+            VERIFY_TIMEOUT,
+            RECEIPT_INDEX_RETENTION);
 
     private Settings() {}
 }

@@ -16,10 +16,10 @@ import org.apache.kafka.common.config.TopicConfig;
  * are: partition counts are the operator's to change.
  */
 final class TopicProvisioner {
-    private TopicProvisioner() {
-    }
+    private TopicProvisioner() {}
 
-    static void ensure(Admin admin, Topics topics, int partitions, Optional<Short> replicationFactor, int maxRequestBytes)
+    static void ensure(
+            Admin admin, Topics topics, int partitions, Optional<Short> replicationFactor, int maxRequestBytes)
             throws ExecutionException, InterruptedException {
         Set<String> existing = admin.listTopics().names().get();
         // Requests up to the limit must reach the pipeline to be judged (an oversize one is
@@ -27,13 +27,22 @@ final class TopicProvisioner {
         String inputMax = Integer.toString(2 * maxRequestBytes + 65536);
         String deadLetterMax = Integer.toString(5 * maxRequestBytes + 131072);
         List<NewTopic> missing = new ArrayList<>();
-        add(missing, existing, new NewTopic(topics.input(), Optional.of(partitions), replicationFactor)
-                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, inputMax)));
+        add(
+                missing,
+                existing,
+                new NewTopic(topics.input(), Optional.of(partitions), replicationFactor)
+                        .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, inputMax)));
         add(missing, existing, new NewTopic(topics.receipts(), Optional.of(partitions), replicationFactor));
-        add(missing, existing, new NewTopic(topics.deadLetter(), Optional.of(partitions), replicationFactor)
-                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, deadLetterMax)));
-        add(missing, existing, new NewTopic(topics.scores(), Optional.of(partitions), replicationFactor)
-                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        add(
+                missing,
+                existing,
+                new NewTopic(topics.deadLetter(), Optional.of(partitions), replicationFactor)
+                        .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, deadLetterMax)));
+        add(
+                missing,
+                existing,
+                new NewTopic(topics.scores(), Optional.of(partitions), replicationFactor)
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();
         }

@@ -23,13 +23,14 @@ class ProoflineCliTest {
     @TempDir
     Path tmp;
 
-    record Run(int exit, String out, String err) {
-    }
+    record Run(int exit, String out, String err) {}
 
     static Run cli(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = ProoflineCli.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int exit = ProoflineCli.run(
+                List.of(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -50,16 +51,27 @@ class ProoflineCliTest {
         assertEquals("fail", receipt.get("result").asString());
         Path receiptFile = Files.writeString(tmp.resolve("receipt.json"), verify.out());
 
-        JsonNode key = StrictJson.parse(cli("key", "public", "--data-dir", dataDir()).out());
+        JsonNode key =
+                StrictJson.parse(cli("key", "public", "--data-dir", dataDir()).out());
         assertEquals("Ed25519", key.get("algorithm").asString());
         assertEquals(receipt.get("attestation").get("key_version"), key.get("keyVersion"));
         String publicKey = key.get("publicKey").asString();
 
-        Run valid = cli("receipt-verify", receiptFile.toString(), "--public-key", publicKey,
-                "--request", conformance("requests/invoice-draft.json"));
+        Run valid = cli(
+                "receipt-verify",
+                receiptFile.toString(),
+                "--public-key",
+                publicKey,
+                "--request",
+                conformance("requests/invoice-draft.json"));
         assertEquals(new Run(0, "valid\n", ""), valid);
-        Run otherRequest = cli("receipt-verify", receiptFile.toString(), "--public-key", publicKey,
-                "--request", conformance("requests/invoice-final.json"));
+        Run otherRequest = cli(
+                "receipt-verify",
+                receiptFile.toString(),
+                "--public-key",
+                publicKey,
+                "--request",
+                conformance("requests/invoice-final.json"));
         assertEquals(1, otherRequest.exit());
         assertTrue(otherRequest.out().startsWith("invalid: output_hash differs"), otherRequest.out());
         Run asScore = cli("receipt-verify", receiptFile.toString(), "--public-key", publicKey, "--context", "score");
@@ -69,7 +81,10 @@ class ProoflineCliTest {
         ObjectNode tampered = (ObjectNode) receipt.deepCopy();
         tampered.put("result", "pass");
         Path tamperedFile = Files.writeString(tmp.resolve("tampered.json"), tampered.toString());
-        assertEquals(1, cli("receipt-verify", tamperedFile.toString(), "--public-key", publicKey).exit());
+        assertEquals(
+                1,
+                cli("receipt-verify", tamperedFile.toString(), "--public-key", publicKey)
+                        .exit());
     }
 
     @Test
@@ -96,14 +111,23 @@ class ProoflineCliTest {
         }
         Run verify = cli("verify", conformance("requests/invoice-final.json"), "--key", keyFile.toString());
         assertEquals(0, verify.exit(), verify.err());
-        String publicKey = StrictJson.parse(cli("key", "public", "--key", keyFile.toString()).out()).get("publicKey").asString();
+        String publicKey = StrictJson.parse(
+                        cli("key", "public", "--key", keyFile.toString()).out())
+                .get("publicKey")
+                .asString();
         Path receipt = Files.writeString(tmp.resolve("r.json"), verify.out());
-        assertEquals(0, cli("receipt-verify", receipt.toString(), "--public-key", publicKey).exit());
+        assertEquals(
+                0,
+                cli("receipt-verify", receipt.toString(), "--public-key", publicKey)
+                        .exit());
     }
 
     @Test
     void referenceReceiptsVerifyFromTheCommandLine() {
-        String key = Conformance.expected().get("reference_public_key").get("publicKey").asString();
+        String key = Conformance.expected()
+                .get("reference_public_key")
+                .get("publicKey")
+                .asString();
         for (String name : List.of("receipts/invoice-draft.full.json", "receipts/invoice-final.compact.json")) {
             assertEquals(new Run(0, "valid\n", ""), cli("receipt-verify", conformance(name), "--public-key", key));
         }
@@ -129,15 +153,19 @@ class ProoflineCliTest {
 
     @Test
     void invalidRequestExitsTwoWithTheErrorDocumentOnStderr() throws Exception {
-        Path bad = Files.writeString(tmp.resolve("bad.json"),
+        Path bad = Files.writeString(
+                tmp.resolve("bad.json"),
                 "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"nope\",\"field\":\"a\"}]}");
         for (String command : List.of("verify", "hash")) {
-            Run run = command.equals("verify") ? cli(command, bad.toString(), "--data-dir", dataDir()) : cli(command, bad.toString());
+            Run run = command.equals("verify")
+                    ? cli(command, bad.toString(), "--data-dir", dataDir())
+                    : cli(command, bad.toString());
             assertEquals(2, run.exit());
             assertEquals("", run.out());
             JsonNode error = StrictJson.parse(run.err());
             assertEquals("invalid_request", error.get("code").asString());
-            assertEquals("rules[0].type", error.get("fields").get(0).get("field").asString());
+            assertEquals(
+                    "rules[0].type", error.get("fields").get(0).get("field").asString());
         }
     }
 
@@ -146,10 +174,17 @@ class ProoflineCliTest {
         assertEquals(2, cli().exit());
         assertEquals(2, cli("frobnicate").exit());
         assertEquals(2, cli("verify").exit());
-        assertEquals(2, cli("receipt-verify", conformance("receipts/invoice-draft.full.json")).exit());
-        assertEquals(2, cli("receipt-verify", conformance("receipts/invoice-draft.full.json"), "--public-key", "AAAA").exit());
+        assertEquals(
+                2,
+                cli("receipt-verify", conformance("receipts/invoice-draft.full.json"))
+                        .exit());
+        assertEquals(
+                2,
+                cli("receipt-verify", conformance("receipts/invoice-draft.full.json"), "--public-key", "AAAA")
+                        .exit());
         assertEquals(2, cli("verify", tmp.resolve("missing.json").toString()).exit());
-        assertEquals(2, cli("verify", conformance("expected.json"), "--bogus", "1").exit());
+        assertEquals(
+                2, cli("verify", conformance("expected.json"), "--bogus", "1").exit());
         assertEquals(0, cli("--help").exit());
     }
 }

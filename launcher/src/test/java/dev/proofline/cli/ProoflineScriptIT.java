@@ -19,8 +19,7 @@ class ProoflineScriptIT {
     @TempDir
     Path tmp;
 
-    record Result(int exit, String out, String err) {
-    }
+    record Result(int exit, String out, String err) {}
 
     private Result proofline(String... args) throws Exception {
         List<String> command = new ArrayList<>();
@@ -28,20 +27,35 @@ class ProoflineScriptIT {
         command.addAll(List.of(args));
         Path out = tmp.resolve("out.txt");
         Path err = tmp.resolve("err.txt");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "proofline did not finish");
-        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        return new Result(
+                p.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
     }
 
     @Test
     void verifyAndReceiptVerifyThroughTheScript() throws Exception {
         String data = tmp.resolve("data").toString();
-        Result verify = proofline("verify", Conformance.file("requests/invoice-draft.json").toString(), "--data-dir", data);
+        Result verify = proofline(
+                "verify", Conformance.file("requests/invoice-draft.json").toString(), "--data-dir", data);
         assertEquals(0, verify.exit(), verify.err());
         Path receipt = Files.writeString(tmp.resolve("receipt.json"), verify.out());
-        String key = StrictJson.parse(proofline("key", "public", "--data-dir", data).out()).get("publicKey").asString();
-        Result check = proofline("receipt-verify", receipt.toString(), "--public-key", key,
-                "--request", Conformance.file("requests/invoice-draft.json").toString());
+        String key = StrictJson.parse(
+                        proofline("key", "public", "--data-dir", data).out())
+                .get("publicKey")
+                .asString();
+        Result check = proofline(
+                "receipt-verify",
+                receipt.toString(),
+                "--public-key",
+                key,
+                "--request",
+                Conformance.file("requests/invoice-draft.json").toString());
         assertEquals(new Result(0, "valid\n", ""), check);
         Result bad = proofline("verify", Conformance.file("expected.json").toString(), "--data-dir", data);
         assertEquals(2, bad.exit());

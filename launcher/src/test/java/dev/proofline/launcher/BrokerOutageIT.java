@@ -33,9 +33,11 @@ class BrokerOutageIT {
         ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp, Map.of("verify.timeout.seconds", "3"));
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest verify = HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
-                .POST(HttpRequest.BodyPublishers.ofFile(Conformance.file("requests/invoice-final.json"))).build();
+                .POST(HttpRequest.BodyPublishers.ofFile(Conformance.file("requests/invoice-final.json")))
+                .build();
         try {
-            assertEquals(200, http.send(verify, HttpResponse.BodyHandlers.ofString()).statusCode(), "healthy first");
+            assertEquals(
+                    200, http.send(verify, HttpResponse.BodyHandlers.ofString()).statusCode(), "healthy first");
 
             kafka.close();
             HttpResponse<String> answer = http.send(verify, HttpResponse.BodyHandlers.ofString());
@@ -43,9 +45,12 @@ class BrokerOutageIT {
             JsonNode error = StrictJson.parse(answer.body());
             assertEquals("broker_unavailable", error.get("code").asString());
             assertTrue(error.get("retryable").asBoolean());
-            assertEquals("retry_later", error.get("next_actions").get(0).get("action").asString());
+            assertEquals(
+                    "retry_later",
+                    error.get("next_actions").get(0).get("action").asString());
             assertEquals("5", answer.headers().firstValue("Retry-After").orElse(""));
-            assertTrue(!Files.readString(Conformance.file("requests/invoice-final.json")).contains(answer.body()));
+            assertTrue(!Files.readString(Conformance.file("requests/invoice-final.json"))
+                    .contains(answer.body()));
         } finally {
             // A liveness bound, not a speed measurement: without the bounded close this waited minutes.
             assertTimeoutPreemptively(Duration.ofSeconds(120), node::close);

@@ -23,18 +23,24 @@ final class ChildProofline implements AutoCloseable {
 
     static ChildProofline up(Path log, String... flags) throws Exception {
         List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-                "-jar", Conformance.repoRoot().resolve("launcher/target/proofline.jar").toString(), "up"));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-jar",
+                Conformance.repoRoot().resolve("launcher/target/proofline.jar").toString(),
+                "up"));
         command.addAll(List.of(flags));
-        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        Process process =
+                new ProcessBuilder(command).redirectError(log.toFile()).start();
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        }).get(120, TimeUnit.SECONDS);
+                    try {
+                        return out.readLine();
+                    } catch (IOException e) {
+                        return null;
+                    }
+                })
+                .get(120, TimeUnit.SECONDS);
         if (line == null || !line.startsWith("Proofline ready:")) {
             process.destroyForcibly();
             throw new IllegalStateException("proofline up did not become ready; see " + log);

@@ -9,8 +9,7 @@ import java.util.concurrent.TimeUnit;
 final class Chromium {
     static final Path EXECUTABLE = Path.of("/usr/bin/chromium");
 
-    private Chromium() {
-    }
+    private Chromium() {}
 
     static void ensureInstalled() throws Exception {
         if (Files.isExecutable(EXECUTABLE)) {

@@ -6,15 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.Conformance;
+import dev.proofline.client.AgentCardKeys;
 import dev.proofline.client.InvalidReceiptException;
 import dev.proofline.client.ProoflineClient;
 import dev.proofline.client.ProoflineException;
 import dev.proofline.client.VerifiedReceipt;
 import dev.proofline.client.VerifiedReceiptStream;
-import dev.proofline.client.AgentCardKeys;
+import dev.proofline.contract.Topics;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RestSchemaRegistryClient;
-import dev.proofline.contract.Topics;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ClientIT {
     @TempDir
     static Path tmp;
+
     static TestKafka kafka;
     static ProoflineNode node;
 
@@ -58,14 +59,18 @@ class ClientIT {
     @Test
     void publishAwaitAndVerifyOverKafkaAndOverRest() throws Exception {
         try (ProoflineClient overKafka = ProoflineClient.overKafka(node.bootstrapServers(), node.httpUrl());
-             ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
+                ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
             for (ProoflineClient client : List.of(overKafka, overRest)) {
-                VerifiedReceipt draft = client.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS);
+                VerifiedReceipt draft =
+                        client.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS);
                 assertEquals("fail", draft.result());
                 assertEquals("invoice-7731-draft", draft.taskId());
-                VerifiedReceipt fin = client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+                VerifiedReceipt fin =
+                        client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
                 assertTrue(fin.passed());
-                assertEquals(fin.verificationId(), client.verifyOffline(fin.signedJson()).verificationId());
+                assertEquals(
+                        fin.verificationId(),
+                        client.verifyOffline(fin.signedJson()).verificationId());
             }
         }
     }
@@ -73,31 +78,51 @@ class ClientIT {
     @Test
     void theBuilderReachesADeploymentWithRenamedTopicsAndTypesItsRefusals() throws Exception {
         Topics renamed = new Topics("team-a.requests", "team-a.receipts", "team-a.dlq", "team-a.scores");
-        Map<String, String> settings = Map.of("application.id", "renamed-topics", "topics.input", renamed.input(),
-                "topics.receipts", renamed.receipts(), "topics.dead.letter", renamed.deadLetter(),
-                "topics.scores", renamed.scores());
+        Map<String, String> settings = Map.of(
+                "application.id",
+                "renamed-topics",
+                "topics.input",
+                renamed.input(),
+                "topics.receipts",
+                renamed.receipts(),
+                "topics.dead.letter",
+                renamed.deadLetter(),
+                "topics.scores",
+                renamed.scores());
         java.util.Properties kafkaProperties = new java.util.Properties();
         kafkaProperties.setProperty("bootstrap.servers", kafka.bootstrapServers());
         kafkaProperties.setProperty("client.id", "sdk-builder-test"); // any client setting passes through
         try (ProoflineNode teamA = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("team-a"), settings);
-             ProoflineClient client = ProoflineClient.builder().baseUrl(teamA.httpUrl()).kafka(kafkaProperties)
-                     .topics(renamed).build()) {
-            VerifiedReceipt fin = client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+                ProoflineClient client = ProoflineClient.builder()
+                        .baseUrl(teamA.httpUrl())
+                        .kafka(kafkaProperties)
+                        .topics(renamed)
+                        .build()) {
+            VerifiedReceipt fin =
+                    client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
             assertTrue(fin.passed());
-            ExecutionException refused = assertThrows(ExecutionException.class,
+            ExecutionException refused = assertThrows(
+                    ExecutionException.class,
                     () -> client.verify("{\"task_id\": 7}").get(30, TimeUnit.SECONDS));
             ProoflineException error = assertInstanceOf(ProoflineException.class, refused.getCause());
             assertEquals(java.util.Optional.of(dev.proofline.contract.ErrorCode.INVALID_REQUEST), error.errorCode());
         }
-        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            assertTrue(admin.listTopics().names().get().containsAll(List.of(renamed.input(), renamed.receipts(),
-                    renamed.deadLetter(), renamed.scores())), "the node created the renamed topics");
+        try (var admin =
+                org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            assertTrue(
+                    admin.listTopics()
+                            .names()
+                            .get()
+                            .containsAll(List.of(
+                                    renamed.input(), renamed.receipts(), renamed.deadLetter(), renamed.scores())),
+                    "the node created the renamed topics");
         }
     }
 
     @Test
     void scoreCommandPrintsTheSignedScoreAndItsVerifiedSignature() throws Exception {
-        String withAgent = request("requests/invoice-final.json").replace("test-seller-invoice-agent", "cli-score-agent");
+        String withAgent =
+                request("requests/invoice-final.json").replace("test-seller-invoice-agent", "cli-score-agent");
         try (ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
             client.verify(withAgent).get(30, TimeUnit.SECONDS);
         }
@@ -105,7 +130,10 @@ class ClientIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!printed.contains("\"total\" : 1") && System.nanoTime() < deadline) { // the score follows the receipt
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-            assertEquals(0, dev.proofline.cli.ProoflineCliAccess.run(List.of("score", "cli-score-agent", "--url", node.httpUrl()), out));
+            assertEquals(
+                    0,
+                    dev.proofline.cli.ProoflineCliAccess.run(
+                            List.of("score", "cli-score-agent", "--url", node.httpUrl()), out));
             printed = out.toString(java.nio.charset.StandardCharsets.UTF_8);
             Thread.sleep(200);
         }
@@ -124,12 +152,24 @@ class ClientIT {
         Path tampered = tmp.resolve("agent-card-receipt-tampered.json");
         Files.writeString(tampered, receipt.signedJson().replace("\"result\":\"pass\"", "\"result\":\"fail\""));
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        assertEquals(0, dev.proofline.cli.ProoflineCliAccess.run(List.of("receipt-verify", good.toString(),
-                "--agent-card", node.httpUrl(), "--request", Conformance.file("requests/invoice-final.json").toString()), out));
-        assertEquals("valid", out.toString(java.nio.charset.StandardCharsets.UTF_8).trim());
+        assertEquals(
+                0,
+                dev.proofline.cli.ProoflineCliAccess.run(
+                        List.of(
+                                "receipt-verify",
+                                good.toString(),
+                                "--agent-card",
+                                node.httpUrl(),
+                                "--request",
+                                Conformance.file("requests/invoice-final.json").toString()),
+                        out));
+        assertEquals(
+                "valid", out.toString(java.nio.charset.StandardCharsets.UTF_8).trim());
         out.reset();
-        assertEquals(1, dev.proofline.cli.ProoflineCliAccess.run(List.of("receipt-verify", tampered.toString(),
-                "--agent-card", node.httpUrl()), out));
+        assertEquals(
+                1,
+                dev.proofline.cli.ProoflineCliAccess.run(
+                        List.of("receipt-verify", tampered.toString(), "--agent-card", node.httpUrl()), out));
         assertTrue(out.toString(java.nio.charset.StandardCharsets.UTF_8).startsWith("invalid"), out.toString());
     }
 
@@ -137,15 +177,18 @@ class ClientIT {
     void anyReceiptCanBeFetchedByItsVerificationIdExactlyAsSigned() throws Exception {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         try (ProoflineClient overKafka = ProoflineClient.overKafka(node.bootstrapServers(), node.httpUrl());
-             ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
+                ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
             // test- agents never score, but their receipts are indexed like any other
-            for (VerifiedReceipt receipt : List.of(overRest.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS),
+            for (VerifiedReceipt receipt : List.of(
+                    overRest.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS),
                     overKafka.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS))) {
                 java.net.http.HttpResponse<String> fetched = null;
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (System.nanoTime() < deadline) { // the index follows the receipt through the reputation topology
-                    fetched = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                            node.httpUrl() + "/receipts/" + receipt.verificationId())).build(),
+                    fetched = http.send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                            node.httpUrl() + "/receipts/" + receipt.verificationId()))
+                                    .build(),
                             java.net.http.HttpResponse.BodyHandlers.ofString());
                     if (fetched.statusCode() == 200) {
                         break;
@@ -156,8 +199,10 @@ class ClientIT {
                 assertEquals(receipt.signedJson(), fetched.body(), "byte for byte as signed");
             }
         }
-        java.net.http.HttpResponse<String> missing = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                node.httpUrl() + "/receipts/00000000-0000-3000-8000-000000000000")).build(),
+        java.net.http.HttpResponse<String> missing = http.send(
+                java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create(node.httpUrl() + "/receipts/00000000-0000-3000-8000-000000000000"))
+                        .build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(404, missing.statusCode());
         var error = dev.proofline.attestor.StrictJson.parse(missing.body());
@@ -175,29 +220,57 @@ class ClientIT {
         }
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         // --follow runs until --max receipts: bound it, so a regression fails instead of hanging the build
-        int exit = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
-                dev.proofline.cli.ProoflineCliAccess.run(List.of("receipts", "--follow", "--from-beginning",
-                        "--agent", "followed-agent", "--max", "1", "--bootstrap-servers", node.bootstrapServers(),
-                        "--url", node.httpUrl()), out));
+        int exit = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                java.time.Duration.ofSeconds(60),
+                () -> dev.proofline.cli.ProoflineCliAccess.run(
+                        List.of(
+                                "receipts",
+                                "--follow",
+                                "--from-beginning",
+                                "--agent",
+                                "followed-agent",
+                                "--max",
+                                "1",
+                                "--bootstrap-servers",
+                                node.bootstrapServers(),
+                                "--url",
+                                node.httpUrl()),
+                        out));
         String printed = out.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(0, exit);
         assertEquals(1, printed.lines().count(), printed);
         assertTrue(printed.contains("pass  followed-agent  invoice-7731-final  signature valid"), printed);
 
         out.reset(); // --max is exact even when more receipts arrive in the same batch
-        assertEquals(0, org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
-                dev.proofline.cli.ProoflineCliAccess.run(List.of("receipts", "--follow", "--from-beginning", "--max", "2",
-                        "--bootstrap-servers", node.bootstrapServers(), "--url", node.httpUrl()), out)));
-        assertEquals(2, out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().count(), out.toString());
+        assertEquals(
+                0,
+                org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                        java.time.Duration.ofSeconds(60),
+                        () -> dev.proofline.cli.ProoflineCliAccess.run(
+                                List.of(
+                                        "receipts",
+                                        "--follow",
+                                        "--from-beginning",
+                                        "--max",
+                                        "2",
+                                        "--bootstrap-servers",
+                                        node.bootstrapServers(),
+                                        "--url",
+                                        node.httpUrl()),
+                                out)));
+        assertEquals(
+                2, out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().count(), out.toString());
     }
 
     @Test
     void refusalsArriveAsProoflineExceptionsOverBothPaths() throws Exception {
-        String invalid = "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"mean\",\"field\":\"a\"}]}";
+        String invalid =
+                "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"mean\",\"field\":\"a\"}]}";
         try (ProoflineClient overKafka = ProoflineClient.overKafka(node.bootstrapServers(), node.httpUrl());
-             ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
+                ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
             for (ProoflineClient client : List.of(overKafka, overRest)) {
-                ExecutionException e = assertThrows(ExecutionException.class, () -> client.verify(invalid).get(30, TimeUnit.SECONDS));
+                ExecutionException e = assertThrows(
+                        ExecutionException.class, () -> client.verify(invalid).get(30, TimeUnit.SECONDS));
                 ProoflineException refused = assertInstanceOf(ProoflineException.class, e.getCause());
                 assertEquals("invalid_request", refused.code());
                 assertEquals(422, refused.status());
@@ -211,37 +284,61 @@ class ClientIT {
         List<VerifiedReceipt> delivered = new CopyOnWriteArrayList<>();
         List<InvalidReceiptException> reported = new CopyOnWriteArrayList<>();
         RestSchemaRegistryClient registry = new RestSchemaRegistryClient(node.httpUrl());
-        try (VerifiedReceiptStream stream = new VerifiedReceiptStream(Map.of("bootstrap.servers", node.bootstrapServers()),
-                Topics.DEFAULT_RECEIPTS, null, registry, AgentCardKeys.of(node.httpUrl()), false,
-                new VerifiedReceiptStream.Listener() {
-                    public void onReceipt(VerifiedReceipt receipt, String correlationId) {
-                        delivered.add(receipt);
-                    }
+        try (VerifiedReceiptStream stream = new VerifiedReceiptStream(
+                        Map.of("bootstrap.servers", node.bootstrapServers()),
+                        Topics.DEFAULT_RECEIPTS,
+                        null,
+                        registry,
+                        AgentCardKeys.of(node.httpUrl()),
+                        false,
+                        new VerifiedReceiptStream.Listener() {
+                            public void onReceipt(VerifiedReceipt receipt, String correlationId) {
+                                delivered.add(receipt);
+                            }
 
-                    public void onInvalid(InvalidReceiptException problem, String correlationId) {
-                        reported.add(problem);
-                    }
-                });
-             ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
-            VerifiedReceipt genuine = client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+                            public void onInvalid(InvalidReceiptException problem, String correlationId) {
+                                reported.add(problem);
+                            }
+                        });
+                ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
+            VerifiedReceipt genuine =
+                    client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
             String forged = genuine.signedJson().replace("\"result\":\"pass\"", "\"result\":\"fa1l\"");
             assertTrue(!forged.equals(genuine.signedJson()));
-            Receipt record = Receipt.newBuilder().setVerificationId(genuine.verificationId()).setTaskId("forged")
-                    .setAgentId(genuine.agentId()).setResult("pass").setVerifiedAt("x").setKeyVersion("x").setOutputHash("x")
-                    .setSchemaHash("x").setRulesHash("x").setCorrelationId(null).setSignedJson(forged).build();
+            Receipt record = Receipt.newBuilder()
+                    .setVerificationId(genuine.verificationId())
+                    .setTaskId("forged")
+                    .setAgentId(genuine.agentId())
+                    .setResult("pass")
+                    .setVerifiedAt("x")
+                    .setKeyVersion("x")
+                    .setOutputHash("x")
+                    .setSchemaHash("x")
+                    .setRulesHash("x")
+                    .setCorrelationId(null)
+                    .setSignedJson(forged)
+                    .build();
             AvroSerde<Receipt> serde = new AvroSerde<>(registry, Receipt.getClassSchema());
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", node.bootstrapServers()),
-                    new StringSerializer(), new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(Topics.DEFAULT_RECEIPTS, "forger", serde.serialize(Topics.DEFAULT_RECEIPTS, record))).get();
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                    Map.of("bootstrap.servers", node.bootstrapServers()),
+                    new StringSerializer(),
+                    new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(
+                                Topics.DEFAULT_RECEIPTS, "forger", serde.serialize(Topics.DEFAULT_RECEIPTS, record)))
+                        .get();
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (reported.isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
             assertEquals(1, reported.size(), "the forged receipt is reported");
-            assertTrue(reported.get(0).getMessage().contains("signature does not match"), reported.get(0).getMessage());
-            assertTrue(delivered.stream().noneMatch(r -> r.signedJson().equals(forged)), "and never delivered as valid");
-            assertTrue(delivered.stream().anyMatch(r -> r.verificationId().equals(genuine.verificationId())),
+            assertTrue(
+                    reported.get(0).getMessage().contains("signature does not match"),
+                    reported.get(0).getMessage());
+            assertTrue(
+                    delivered.stream().noneMatch(r -> r.signedJson().equals(forged)), "and never delivered as valid");
+            assertTrue(
+                    delivered.stream().anyMatch(r -> r.verificationId().equals(genuine.verificationId())),
                     "the genuine receipt was delivered");
             assertThrows(InvalidReceiptException.class, () -> client.verifyOffline(forged));
         }

@@ -21,11 +21,11 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * images, ports and dependencies, and that every PROOFLINE_* variable is a setting Proofline knows.
  */
 class ComposeFileTest {
-    private final JsonNode compose = new YAMLMapper().readTree(Files.readString(Conformance.repoRoot().resolve("docker-compose.yml")));
+    private final JsonNode compose =
+            new YAMLMapper().readTree(Files.readString(Conformance.repoRoot().resolve("docker-compose.yml")));
     private final JsonNode services = compose.get("services");
 
-    ComposeFileTest() throws Exception {
-    }
+    ComposeFileTest() throws Exception {}
 
     private List<String> names(JsonNode node) {
         List<String> names = new ArrayList<>();
@@ -35,12 +35,22 @@ class ComposeFileTest {
 
     @Test
     void theTopologyIsOneBrokerARealRegistryTwoInstancesAndTheLoadGenerator() {
-        assertEquals(Set.of("kafka", "schema-registry", "proofline-1", "proofline-2", "load"), Set.copyOf(names(services)));
-        assertTrue(services.get("kafka").get("image").asString().startsWith("apache/kafka:"), "the official Kafka image");
-        assertTrue(services.get("kafka").get("environment").get("KAFKA_PROCESS_ROLES").asString().contains("controller"), "KRaft");
-        assertTrue(services.get("schema-registry").get("image").asString().startsWith("confluentinc/cp-schema-registry:"));
+        assertEquals(
+                Set.of("kafka", "schema-registry", "proofline-1", "proofline-2", "load"), Set.copyOf(names(services)));
+        assertTrue(
+                services.get("kafka").get("image").asString().startsWith("apache/kafka:"), "the official Kafka image");
+        assertTrue(
+                services.get("kafka")
+                        .get("environment")
+                        .get("KAFKA_PROCESS_ROLES")
+                        .asString()
+                        .contains("controller"),
+                "KRaft");
+        assertTrue(
+                services.get("schema-registry").get("image").asString().startsWith("confluentinc/cp-schema-registry:"));
         for (String instance : List.of("proofline-1", "proofline-2", "load")) {
-            assertEquals(".", services.get(instance).get("build").asString(), instance + " is built from the Dockerfile");
+            assertEquals(
+                    ".", services.get(instance).get("build").asString(), instance + " is built from the Dockerfile");
             assertEquals("proofline:0.1.0", services.get(instance).get("image").asString());
         }
         assertEquals("load", services.get("load").get("command").get(0).asString());
@@ -50,14 +60,25 @@ class ComposeFileTest {
     void bothInstancesShareTheWorkTheKeysAndTheExternalRegistry() throws Exception {
         JsonNode one = services.get("proofline-1").get("environment");
         JsonNode two = services.get("proofline-2").get("environment");
-        for (String shared : List.of("PROOFLINE_APPLICATION_ID", "PROOFLINE_BOOTSTRAP_SERVERS", "PROOFLINE_SCHEMA_REGISTRY_URL",
-                "PROOFLINE_KEYS_DIR", "PROOFLINE_TOPICS_PARTITIONS")) {
+        for (String shared : List.of(
+                "PROOFLINE_APPLICATION_ID",
+                "PROOFLINE_BOOTSTRAP_SERVERS",
+                "PROOFLINE_SCHEMA_REGISTRY_URL",
+                "PROOFLINE_KEYS_DIR",
+                "PROOFLINE_TOPICS_PARTITIONS")) {
             assertEquals(one.get(shared), two.get(shared), shared);
         }
         assertEquals("kafka:9092", one.get("PROOFLINE_BOOTSTRAP_SERVERS").asString());
-        String registryListener = services.get("schema-registry").get("environment").get("SCHEMA_REGISTRY_LISTENERS").asString();
-        assertTrue(one.get("PROOFLINE_SCHEMA_REGISTRY_URL").asString().startsWith("http://schema-registry:"
-                + registryListener.substring(registryListener.lastIndexOf(':') + 1)), "points at the registry's listener");
+        String registryListener = services.get("schema-registry")
+                .get("environment")
+                .get("SCHEMA_REGISTRY_LISTENERS")
+                .asString();
+        assertTrue(
+                one.get("PROOFLINE_SCHEMA_REGISTRY_URL")
+                        .asString()
+                        .startsWith("http://schema-registry:"
+                                + registryListener.substring(registryListener.lastIndexOf(':') + 1)),
+                "points at the registry's listener");
         assertNotEquals(one.get("PROOFLINE_HOST"), two.get("PROOFLINE_HOST"), "each advertises its own address");
         assertEquals("proofline-1", one.get("PROOFLINE_HOST").asString());
         List<String> keyVolumes = new ArrayList<>();
@@ -69,9 +90,14 @@ class ComposeFileTest {
             });
             // Proofline itself refuses unknown settings: load each instance's environment as it would.
             Map<String, String> env = new HashMap<>();
-            services.get(instance).get("environment").properties().forEach(e -> env.put(e.getKey(), e.getValue().asString()));
+            services.get(instance)
+                    .get("environment")
+                    .properties()
+                    .forEach(e -> env.put(e.getKey(), e.getValue().asString()));
             ProoflineConfig config = ProoflineConfig.load(Map.of(), env);
-            assertEquals(java.nio.file.Path.of("/keys"), config.get(Settings.KEYS_DIR).orElseThrow());
+            assertEquals(
+                    java.nio.file.Path.of("/keys"),
+                    config.get(Settings.KEYS_DIR).orElseThrow());
         }
         assertEquals(List.of("proofline-keys:/keys", "proofline-keys:/keys"), keyVolumes, "one key ring for both");
         assertTrue(compose.get("volumes").has("proofline-keys"));
@@ -89,23 +115,36 @@ class ComposeFileTest {
             if (dependsOn != null) {
                 for (String dependency : names(dependsOn)) {
                     assertTrue(services.has(dependency), service + " depends on unknown " + dependency);
-                    assertEquals("service_healthy", dependsOn.get(dependency).get("condition").asString(), service + " -> " + dependency);
-                    assertTrue(services.get(dependency).has("healthcheck"), dependency + " needs a health check to be waited on");
+                    assertEquals(
+                            "service_healthy",
+                            dependsOn.get(dependency).get("condition").asString(),
+                            service + " -> " + dependency);
+                    assertTrue(
+                            services.get(dependency).has("healthcheck"),
+                            dependency + " needs a health check to be waited on");
                 }
             }
         }
         assertEquals(Set.of("29092", "8081", "8080", "8082"), hostPorts);
-        assertEquals(Set.of("kafka", "schema-registry"), Set.copyOf(names(services.get("proofline-1").get("depends_on"))));
-        assertEquals(Set.of("proofline-1"), Set.copyOf(names(services.get("proofline-2").get("depends_on"))),
+        assertEquals(
+                Set.of("kafka", "schema-registry"),
+                Set.copyOf(names(services.get("proofline-1").get("depends_on"))));
+        assertEquals(
+                Set.of("proofline-1"),
+                Set.copyOf(names(services.get("proofline-2").get("depends_on"))),
                 "the second instance starts after the first has created the key ring and topics");
-        assertEquals(Set.of("kafka"), Set.copyOf(names(services.get("schema-registry").get("depends_on"))));
+        assertEquals(
+                Set.of("kafka"),
+                Set.copyOf(names(services.get("schema-registry").get("depends_on"))));
     }
 
     @Test
     void theDockerfileBuildsTheJarTheLauncherShadesAndRunsUp() throws Exception {
         String dockerfile = Files.readString(Conformance.repoRoot().resolve("Dockerfile"));
-        assertTrue(dockerfile.contains("COPY --from=build /src/launcher/target/proofline.jar"), "the shaded jar's name");
-        assertTrue(Files.readString(Conformance.repoRoot().resolve("launcher/pom.xml")).contains("<finalName>proofline</finalName>"));
+        assertTrue(
+                dockerfile.contains("COPY --from=build /src/launcher/target/proofline.jar"), "the shaded jar's name");
+        assertTrue(Files.readString(Conformance.repoRoot().resolve("launcher/pom.xml"))
+                .contains("<finalName>proofline</finalName>"));
         assertTrue(dockerfile.contains("CMD [\"up\"]"));
         assertTrue(dockerfile.lines().anyMatch(l -> l.startsWith("FROM eclipse-temurin:17")), "runs on Java 17");
     }

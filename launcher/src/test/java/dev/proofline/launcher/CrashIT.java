@@ -31,10 +31,17 @@ class CrashIT {
             System.out.println("crash IT runs on " + broker.description());
             String bootstrap = broker.bootstrapServers();
             String httpPort = Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1"));
-            String[] flags = {"--bootstrap-servers", bootstrap, "--data-dir", tmp.resolve("node").toString(),
-                    "--http-port", httpPort,
-                    // The killed member's partitions move after its session times out: keep that short here.
-                    "--streams.session.timeout.ms", "8000"};
+            String[] flags = {
+                "--bootstrap-servers",
+                bootstrap,
+                "--data-dir",
+                tmp.resolve("node").toString(),
+                "--http-port",
+                httpPort,
+                // The killed member's partitions move after its session times out: keep that short here.
+                "--streams.session.timeout.ms",
+                "8000"
+            };
             int valid = PipelineHarness.count(0, REQUESTS, TestRequests::isValid);
             int receiptsBeforeKill;
             try (ChildProofline first = ChildProofline.up(tmp.resolve("first.log"), flags)) {
@@ -47,10 +54,12 @@ class CrashIT {
                 first.kill();
                 producing.join();
             }
-            assertTrue(receiptsBeforeKill < valid, "the kill came mid-stream (" + receiptsBeforeKill + " of " + valid + ")");
+            assertTrue(
+                    receiptsBeforeKill < valid,
+                    "the kill came mid-stream (" + receiptsBeforeKill + " of " + valid + ")");
             try (ChildProofline second = ChildProofline.up(tmp.resolve("second.log"), flags)) {
-                List<ConsumerRecord<String, byte[]>> receipts = PipelineHarness.readCommitted(
-                        bootstrap, "receipts", valid, Duration.ofSeconds(180));
+                List<ConsumerRecord<String, byte[]>> receipts =
+                        PipelineHarness.readCommitted(bootstrap, "receipts", valid, Duration.ofSeconds(180));
                 KeyRing keys = KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC());
                 Map<String, List<Receipt>> byTask = PipelineHarness.verifiedReceiptsByTask(
                         receipts, "http://127.0.0.1:" + httpPort, keys.trustedKeys());
@@ -69,6 +78,7 @@ class CrashIT {
     }
 
     private static int waitForReceipts(String bootstrap, int atLeast) {
-        return PipelineHarness.readCommitted(bootstrap, "receipts", atLeast, Duration.ofSeconds(120)).size();
+        return PipelineHarness.readCommitted(bootstrap, "receipts", atLeast, Duration.ofSeconds(120))
+                .size();
     }
 }

@@ -36,8 +36,10 @@ import tools.jackson.databind.JsonNode;
  */
 class DashboardIT {
     private static final List<String> AGENTS = List.of("dash-careful", "dash-mixed", "dash-sloppy");
+
     @TempDir
     static Path tmp;
+
     static TestKafka kafka;
     static ProoflineNode node;
 
@@ -61,8 +63,13 @@ class DashboardIT {
     /** Twelve invoices per agent: careful 12 right, mixed 6 right 6 wrong, sloppy 2 right 10 wrong. */
     private static void seed() throws Exception {
         InvoiceRequests invoices = new InvoiceRequests(11);
-        Defect[] defects = {Defect.TOTAL_MISMATCH, Defect.DUPLICATE_SKU, Defect.MISSING_CURRENCY, Defect.ZERO_QUANTITY,
-                Defect.MALFORMED_INVOICE_ID};
+        Defect[] defects = {
+            Defect.TOTAL_MISMATCH,
+            Defect.DUPLICATE_SKU,
+            Defect.MISSING_CURRENCY,
+            Defect.ZERO_QUANTITY,
+            Defect.MALFORMED_INVOICE_ID
+        };
         int[] wrong = {0, 6, 10};
         List<CompletableFuture<VerifiedReceipt>> receipts = new ArrayList<>();
         try (ProoflineClient client = ProoflineClient.overKafka(node.bootstrapServers(), node.httpUrl())) {
@@ -83,8 +90,11 @@ class DashboardIT {
         HttpClient http = HttpClient.newHttpClient();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-            String body = http.send(HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents")).build(),
-                    HttpResponse.BodyHandlers.ofString()).body();
+            String body = http.send(
+                            HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
             long counted = 0;
             for (JsonNode row : StrictJson.parse(body).path("agents")) {
                 counted += row.get("total").asLong();
@@ -103,15 +113,20 @@ class DashboardIT {
         awaitScores();
         Path tools = NodeTools.install("playwright-core@1.64.1");
         Path live = tmp.resolve("live-request.json");
-        Files.writeString(live, Files.readString(Conformance.file("requests/invoice-final.json"))
-                .replace("test-seller-invoice-agent", "dash-careful").replace("invoice-7731-final", "dash-live-1"));
+        Files.writeString(
+                live,
+                Files.readString(Conformance.file("requests/invoice-final.json"))
+                        .replace("test-seller-invoice-agent", "dash-careful")
+                        .replace("invoice-7731-final", "dash-live-1"));
         Path screenshots = Conformance.repoRoot().resolve("launcher/target/dashboard-screenshots");
         Files.createDirectories(screenshots);
 
-        JsonNode seen = StrictJson.parse(NodeTools.run(tools, "dashboard-check.mjs", node.httpUrl(), "dash-mixed",
-                live.toString(), screenshots.toString()));
+        JsonNode seen = StrictJson.parse(NodeTools.run(
+                tools, "dashboard-check.mjs", node.httpUrl(), "dash-mixed", live.toString(), screenshots.toString()));
 
-        assertTrue(seen.get("keysStatus").asString().startsWith("signatures checked with 1 published key"), seen.toString());
+        assertTrue(
+                seen.get("keysStatus").asString().startsWith("signatures checked with 1 published key"),
+                seen.toString());
         List<String> order = new ArrayList<>();
         seen.get("leaderboard").forEach(row -> order.add(row.get("agent").asString()));
         assertEquals(AGENTS, order, "best first: 12/12 before 6/12 before 2/12");
@@ -136,9 +151,12 @@ class DashboardIT {
         assertFalse(tamper.get("tampered").asBoolean(), "and refuses it with one value changed");
         assertFalse(tamper.get("unknownKey").asBoolean(), "and refuses a key version the agent-card does not publish");
 
-        assertTrue(seen.get("liveVerified").asBoolean(), "the receipt published while watching arrives verified: " + seen.get("liveItem"));
+        assertTrue(
+                seen.get("liveVerified").asBoolean(),
+                "the receipt published while watching arrives verified: " + seen.get("liveItem"));
         assertTrue(seen.get("liveItem").asString().contains("dash-careful"));
-        assertEquals(0, seen.get("consoleErrors").size(), seen.get("consoleErrors").toString());
+        assertEquals(
+                0, seen.get("consoleErrors").size(), seen.get("consoleErrors").toString());
         for (String png : List.of("dashboard-leaderboard.png", "dashboard-agent.png")) {
             byte[] bytes = Files.readAllBytes(screenshots.resolve(png));
             assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(bytes, 4), png + " is a PNG");

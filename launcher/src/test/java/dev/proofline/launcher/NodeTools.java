@@ -3,16 +3,15 @@ package dev.proofline.launcher;
 import dev.proofline.attestor.Conformance;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.StandardCopyOption;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 
 /** Node.js and npm packages for third-party checks, installed once per build under target/. */
 final class NodeTools {
-    private NodeTools() {
-    }
+    private NodeTools() {}
 
     static boolean available() {
         return runs("node", "--version") && runs("npm", "--version");
@@ -29,7 +28,14 @@ final class NodeTools {
         }
         if (!present) {
             String[] command = new String[packages.length + 7];
-            System.arraycopy(new String[] {"npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", dir.toString()}, 0, command, 0, 7);
+            System.arraycopy(
+                    new String[] {
+                        "npm", "install", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", dir.toString()
+                    },
+                    0,
+                    command,
+                    0,
+                    7);
             System.arraycopy(packages, 0, command, 7, packages.length);
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -54,7 +60,10 @@ final class NodeTools {
         command[0] = "node";
         command[1] = script.toString();
         System.arraycopy(args, 0, command, 2, args.length);
-        Process p = new ProcessBuilder(command).directory(tools.toFile()).redirectError(errors.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .directory(tools.toFile())
+                .redirectError(errors.toFile())
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();

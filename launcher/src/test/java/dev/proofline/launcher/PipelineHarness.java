@@ -28,19 +28,25 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Produces test requests and reads what the pipeline made of them, as a client outside it would. */
 final class PipelineHarness {
-    private PipelineHarness() {
-    }
+    private PipelineHarness() {}
 
     static void produce(String bootstrap, int from, int to) {
         produce(bootstrap, "task-", from, to);
     }
 
     static void produce(String bootstrap, String taskPrefix, int from, int to) {
-        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5);
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
             for (int i = from; i < to; i++) {
-                producer.send(new ProducerRecord<>("agent-outputs", TestRequests.agentId(i), TestRequests.request(taskPrefix, i)));
+                producer.send(new ProducerRecord<>(
+                        "agent-outputs", TestRequests.agentId(i), TestRequests.request(taskPrefix, i)));
             }
             producer.flush();
         }
@@ -55,14 +61,16 @@ final class PipelineHarness {
     }
 
     /** Reads a topic with read_committed from the beginning until {@code expected} records or the timeout, then a little longer. */
-    static List<ConsumerRecord<String, byte[]>> readCommitted(String bootstrap, String topic, int expected, Duration timeout) {
+    static List<ConsumerRecord<String, byte[]>> readCommitted(
+            String bootstrap, String topic, int expected, Duration timeout) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + timeout.toNanos();
             while (records.size() < expected && System.nanoTime() < deadline) {
@@ -77,16 +85,18 @@ final class PipelineHarness {
     }
 
     /** Decodes receipts through the registry's REST API and checks every signature; returns them by task id. */
-    static Map<String, List<Receipt>> verifiedReceiptsByTask(List<ConsumerRecord<String, byte[]>> records, String registryUrl,
-                                                             TrustedKeys keys) {
+    static Map<String, List<Receipt>> verifiedReceiptsByTask(
+            List<ConsumerRecord<String, byte[]>> records, String registryUrl, TrustedKeys keys) {
         AvroSerde<Receipt> serde = new AvroSerde<>(new RestSchemaRegistryClient(registryUrl), Receipt.getClassSchema());
         ReceiptVerifier verifier = new ReceiptVerifier(keys);
         Map<String, List<Receipt>> byTask = new HashMap<>();
         for (ConsumerRecord<String, byte[]> record : records) {
             Receipt receipt = serde.deserialize(record.value());
-            var outcome = verifier.verifySignature(StrictJson.parse(receipt.getSignedJson()), AttestationContext.VERIFY);
+            var outcome =
+                    verifier.verifySignature(StrictJson.parse(receipt.getSignedJson()), AttestationContext.VERIFY);
             if (!outcome.valid()) {
-                throw new AssertionError("receipt " + receipt.getVerificationId() + " does not verify: " + outcome.reason());
+                throw new AssertionError(
+                        "receipt " + receipt.getVerificationId() + " does not verify: " + outcome.reason());
             }
             if (!record.key().equals(receipt.getAgentId() != null ? receipt.getAgentId() : receipt.getTaskId())) {
                 throw new AssertionError("receipt keyed " + record.key() + " for agent " + receipt.getAgentId());

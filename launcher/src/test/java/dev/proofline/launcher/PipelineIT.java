@@ -7,28 +7,28 @@ import dev.proofline.attestor.AttestationContext;
 import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
-import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.contract.Headers;
+import dev.proofline.schemas.avro.Receipt;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
-import tools.jackson.databind.JsonNode;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The pipeline on a real KRaft broker: every valid request gets one receipt, every invalid one dead
@@ -40,6 +40,7 @@ class PipelineIT {
 
     @TempDir
     static Path tmp;
+
     static TestKafka broker;
     static ProoflineNode node;
 
@@ -63,24 +64,36 @@ class PipelineIT {
     @Test
     @Order(2)
     void kafkajsAndTheConfluentRegistryClientDecodeReceiptsThroughOurRegistry() throws Exception {
-        Assumptions.assumeTrue(NodeTools.available(),
+        Assumptions.assumeTrue(
+                NodeTools.available(),
                 "SKIPPED: node and npm are not installed, so no third-party client read the receipts");
         Path tools = NodeTools.install("kafkajs@2.2.4", "@kafkajs/confluent-schema-registry@4.1.0");
         int requests = 320;
         PipelineHarness.produce(node.bootstrapServers(), "kafkajs-", 0, requests);
         int valid = PipelineHarness.count(0, requests, TestRequests::isValid);
-        List<String> lines = NodeTools.run(tools, "kafkajs-read-receipts.js", node.bootstrapServers(), node.httpUrl(),
-                "receipts", "kafkajs-", Integer.toString(valid)).lines().toList();
+        List<String> lines = NodeTools.run(
+                        tools,
+                        "kafkajs-read-receipts.js",
+                        node.bootstrapServers(),
+                        node.httpUrl(),
+                        "receipts",
+                        "kafkajs-",
+                        Integer.toString(valid))
+                .lines()
+                .toList();
         assertEquals(valid, lines.size());
-        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
+        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC())
+                .trustedKeys());
         for (String line : lines) {
             JsonNode decoded = StrictJson.parse(line);
             JsonNode signed = StrictJson.parse(decoded.get("signed_json").asString());
-            assertTrue(verifier.verifySignature(signed, AttestationContext.VERIFY).valid(), line);
+            assertTrue(
+                    verifier.verifySignature(signed, AttestationContext.VERIFY).valid(), line);
             assertEquals(decoded.get("verification_id"), signed.get("verification_id"));
             assertEquals(decoded.get("key"), signed.get("agent_id"));
         }
-        System.out.println("kafkajs + @kafkajs/confluent-schema-registry decoded and verified " + lines.size() + " receipts");
+        System.out.println(
+                "kafkajs + @kafkajs/confluent-schema-registry decoded and verified " + lines.size() + " receipts");
     }
 
     @Test
@@ -111,14 +124,18 @@ class PipelineIT {
         }
         assertEquals(passed, score.get("inputs").get("passed").asLong());
         assertEquals(failed, score.get("inputs").get("failed").asLong());
-        assertEquals(dev.proofline.reputation.TrustScore.rounded(dev.proofline.reputation.TrustScore.of(passed, failed)),
+        assertEquals(
+                dev.proofline.reputation.TrustScore.rounded(dev.proofline.reputation.TrustScore.of(passed, failed)),
                 score.get("trust_score").asDouble());
 
         Path answer = Files.writeString(tmp.resolve("score.json"), score.toString());
-        String publicKey = KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).signingKey().published().publicKey();
+        String publicKey = KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC())
+                .signingKey()
+                .published()
+                .publicKey();
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        int exit = dev.proofline.cli.ProoflineCliAccess.run(List.of("receipt-verify", answer.toString(), "--public-key", publicKey,
-                "--context", "score"), out);
+        int exit = dev.proofline.cli.ProoflineCliAccess.run(
+                List.of("receipt-verify", answer.toString(), "--public-key", publicKey, "--context", "score"), out);
         assertEquals("valid\n", out.toString(StandardCharsets.UTF_8));
         assertEquals(0, exit);
 
@@ -126,33 +143,62 @@ class PipelineIT {
         assertEquals("no_data", none.get("reason").asString());
         assertEquals("no_data", get("/score/agent-unknown", 200).get("reason").asString());
         for (String placeholder : List.of("%7Bagent_id%7D", ":agent_id", "")) {
-            assertEquals("placeholder_agent_id", get("/score/" + placeholder, 400).get("code").asString(), placeholder);
+            assertEquals(
+                    "placeholder_agent_id",
+                    get("/score/" + placeholder, 400).get("code").asString(),
+                    placeholder);
         }
         JsonNode reputation = get("/reputation/" + agent, 200);
         assertEquals(passed + failed, reputation.get("total").asLong());
-        assertEquals(dev.proofline.reputation.AgentHistory.RECENT, reputation.get("recent_receipts").size());
+        assertEquals(
+                dev.proofline.reputation.AgentHistory.RECENT,
+                reputation.get("recent_receipts").size());
         assertTrue(reputation.get("attestation") == null, "the plain history is not signed");
     }
 
     @Test
     @Order(4)
     void restFrontDoorAnswersWithTheReceiptTheCliWouldGive() throws Exception {
-        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
+        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC())
+                .trustedKeys());
         for (String name : List.of("requests/invoice-draft.json", "requests/invoice-final.json")) {
             byte[] body = Files.readAllBytes(dev.proofline.attestor.Conformance.file(name));
             JsonNode viaRest = post("/verify/schema", body, 200);
-            assertTrue(verifier.verifySignature(viaRest, AttestationContext.VERIFY).valid(), name);
+            assertTrue(
+                    verifier.verifySignature(viaRest, AttestationContext.VERIFY).valid(), name);
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-            assertEquals(0, dev.proofline.cli.ProoflineCliAccess.run(List.of("verify",
-                    dev.proofline.attestor.Conformance.file(name).toString(), "--data-dir", tmp.resolve("cli").toString()), out));
+            assertEquals(
+                    0,
+                    dev.proofline.cli.ProoflineCliAccess.run(
+                            List.of(
+                                    "verify",
+                                    dev.proofline.attestor.Conformance.file(name)
+                                            .toString(),
+                                    "--data-dir",
+                                    tmp.resolve("cli").toString()),
+                            out));
             JsonNode viaCli = StrictJson.parse(out.toByteArray());
-            for (String field : List.of("summary", "result", "task_id", "agent_id", "output_hash", "schema_hash", "rules_hash",
-                    "request_hash", "schema_compliance", "integrity_checks", "overall", "errors", "hints")) {
+            for (String field : List.of(
+                    "summary",
+                    "result",
+                    "task_id",
+                    "agent_id",
+                    "output_hash",
+                    "schema_hash",
+                    "rules_hash",
+                    "request_hash",
+                    "schema_compliance",
+                    "integrity_checks",
+                    "overall",
+                    "errors",
+                    "hints")) {
                 assertEquals(viaCli.get(field), viaRest.get(field), name + " " + field);
             }
         }
-        JsonNode alias = post("/verify/deliverable", Files.readAllBytes(
-                dev.proofline.attestor.Conformance.file("requests/invoice-final.json")), 200);
+        JsonNode alias = post(
+                "/verify/deliverable",
+                Files.readAllBytes(dev.proofline.attestor.Conformance.file("requests/invoice-final.json")),
+                200);
         assertEquals("pass", alias.get("result").asString());
     }
 
@@ -163,24 +209,31 @@ class PipelineIT {
         Map<String, String> cases = Map.of(
                 "{\"task_id\":\"" + secret + "\",\"submitted_output\":{}}", "expected_schema",
                 "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\"" + secret
-                        + "\",\"rules\":[{\"type\":\"" + secret + "\",\"field\":\"a\"}]}", "rules[0].type",
-                "{\"task_id\":\"t\",\"expected_schema\":{\"type\":\"" + secret + "\"},\"submitted_output\":1}", "expected_schema.type",
+                                + "\",\"rules\":[{\"type\":\"" + secret + "\",\"field\":\"a\"}]}",
+                        "rules[0].type",
+                "{\"task_id\":\"t\",\"expected_schema\":{\"type\":\"" + secret + "\"},\"submitted_output\":1}",
+                        "expected_schema.type",
                 "{\"task_id\": " + secret, "body");
-        long deadLettersBefore = PipelineHarness.readCommitted(node.bootstrapServers(), "agent-outputs.dlq", 0,
-                java.time.Duration.ZERO).size();
+        long deadLettersBefore = PipelineHarness.readCommitted(
+                        node.bootstrapServers(), "agent-outputs.dlq", 0, java.time.Duration.ZERO)
+                .size();
         for (Map.Entry<String, String> c : cases.entrySet()) {
             JsonNode error = post("/verify/schema", c.getKey().getBytes(StandardCharsets.UTF_8), 422);
             assertEquals("invalid_request", error.get("code").asString());
             assertTrue(error.get("fields").toString().contains("\"" + c.getValue() + "\""), error.toString());
             assertTrue(!error.toString().contains(secret), "echoed: " + error);
         }
-        byte[] oversize = ("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\""
-                + "x".repeat(1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
+        byte[] oversize = ("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\"" + "x".repeat(1024 * 1024)
+                        + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
         JsonNode tooLarge = post("/verify/schema", oversize, 413);
         assertEquals("payload_too_large", tooLarge.get("code").asString());
         assertTrue(tooLarge.get("message").asString().contains("1048576"), tooLarge.toString());
-        assertEquals(deadLettersBefore, PipelineHarness.readCommitted(node.bootstrapServers(), "agent-outputs.dlq", 0,
-                java.time.Duration.ZERO).size(), "refused requests were never published");
+        assertEquals(
+                deadLettersBefore,
+                PipelineHarness.readCommitted(node.bootstrapServers(), "agent-outputs.dlq", 0, java.time.Duration.ZERO)
+                        .size(),
+                "refused requests were never published");
     }
 
     @Test
@@ -189,37 +242,70 @@ class PipelineIT {
         JsonNode card = get("/.well-known/agent-card.json", 200);
         assertEquals(card, get("/.well-known/agent.json", 200));
         java.util.List<dev.proofline.attestor.PublishedKey> keys = new java.util.ArrayList<>();
-        card.get("capabilities").get("extensions").get(0).get("params").get("publicKeys").forEach(k -> keys.add(
-                new dev.proofline.attestor.PublishedKey(k.get("keyVersion").asString(), k.get("algorithm").asString(),
+        card.get("capabilities")
+                .get("extensions")
+                .get(0)
+                .get("params")
+                .get("publicKeys")
+                .forEach(k -> keys.add(new dev.proofline.attestor.PublishedKey(
+                        k.get("keyVersion").asString(),
+                        k.get("algorithm").asString(),
                         k.get("publicKey").asString())));
-        JsonNode fresh = post("/verify/schema", Files.readAllBytes(
-                dev.proofline.attestor.Conformance.file("requests/invoice-final.json")), 200);
-        assertTrue(new ReceiptVerifier(dev.proofline.attestor.TrustedKeys.of(keys))
-                .verifySignature(fresh, AttestationContext.VERIFY).valid(), "the published key verifies what was signed");
-        assertEquals(node.httpUrl() + "/.well-known/agent-card.json", fresh.get("verify").get("public_key_url").asString());
+        JsonNode fresh = post(
+                "/verify/schema",
+                Files.readAllBytes(dev.proofline.attestor.Conformance.file("requests/invoice-final.json")),
+                200);
+        assertTrue(
+                new ReceiptVerifier(dev.proofline.attestor.TrustedKeys.of(keys))
+                        .verifySignature(fresh, AttestationContext.VERIFY)
+                        .valid(),
+                "the published key verifies what was signed");
+        assertEquals(
+                node.httpUrl() + "/.well-known/agent-card.json",
+                fresh.get("verify").get("public_key_url").asString());
         assertEquals("3.1.0", get("/openapi.json", 200).get("openapi").asString());
         assertEquals("ok", get("/health", 200).get("status").asString());
-        assertEquals(node.httpUrl() + "/openapi.json",
-                get("/.well-known/api-catalog", 200).get("linkset").get(0).get("service-desc").get(0).get("href").asString());
-        java.net.http.HttpResponse<String> index = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/"))
-                        .header("Accept", "application/json").build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertEquals(node.httpUrl() + "/mcp", StrictJson.parse(index.body()).get("links").get("mcp").asString());
-        java.net.http.HttpResponse<String> llms = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/llms.txt")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(
+                node.httpUrl() + "/openapi.json",
+                get("/.well-known/api-catalog", 200)
+                        .get("linkset")
+                        .get(0)
+                        .get("service-desc")
+                        .get(0)
+                        .get("href")
+                        .asString());
+        java.net.http.HttpResponse<String> index = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/"))
+                                .header("Accept", "application/json")
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(
+                node.httpUrl() + "/mcp",
+                StrictJson.parse(index.body()).get("links").get("mcp").asString());
+        java.net.http.HttpResponse<String> llms = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/llms.txt"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
         assertTrue(llms.body().contains("/verify/schema") && llms.body().contains("payload_too_large"), llms.body());
     }
 
     @Test
     @Order(7)
     void metricsAreServedInThePrometheusTextFormat() throws Exception {
-        String metrics = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/metrics")).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        java.util.regex.Matcher passes = java.util.regex.Pattern
-                .compile("proofline_verifications_total\\{result=\"pass\"} ([0-9.E]+)").matcher(metrics);
-        assertTrue(passes.find(), metrics.lines().filter(l -> l.startsWith("proofline")).toList().toString());
+        String metrics = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/metrics"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        java.util.regex.Matcher passes = java.util.regex.Pattern.compile(
+                        "proofline_verifications_total\\{result=\"pass\"} ([0-9.E]+)")
+                .matcher(metrics);
+        assertTrue(
+                passes.find(),
+                metrics.lines().filter(l -> l.startsWith("proofline")).toList().toString());
         assertTrue(Double.parseDouble(passes.group(1)) >= 6000, "passes counted: " + passes.group(1));
         assertTrue(metrics.contains("proofline_dead_letters_total{code=\"invalid_request\"}"), "dead letters by code");
         assertTrue(metrics.contains("proofline_verification_duration_seconds_bucket"), "latency histogram");
@@ -231,15 +317,25 @@ class PipelineIT {
     void theOfficialMcpClientListsAndCallsBothToolsAndAWrongOriginIsRefused() throws Exception {
         Assumptions.assumeTrue(NodeTools.available(), "SKIPPED: node and npm are not installed, so no MCP client ran");
         Path tools = NodeTools.install("@modelcontextprotocol/sdk@1.32.2");
-        JsonNode result = StrictJson.parse(NodeTools.run(tools, "mcp-client-check.mjs", node.httpUrl() + "/mcp",
-                dev.proofline.attestor.Conformance.file("requests/invoice-draft.json").toString(), "agent-5"));
-        assertEquals("[\"get_verification_record\",\"verify_schema\"]", result.get("tools").toString());
+        JsonNode result = StrictJson.parse(NodeTools.run(
+                tools,
+                "mcp-client-check.mjs",
+                node.httpUrl() + "/mcp",
+                dev.proofline.attestor.Conformance.file("requests/invoice-draft.json")
+                        .toString(),
+                "agent-5"));
+        assertEquals(
+                "[\"get_verification_record\",\"verify_schema\"]",
+                result.get("tools").toString());
 
-        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC()).trustedKeys());
+        ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC())
+                .trustedKeys());
         JsonNode receipt = StrictJson.parse(result.get("verified").asString());
         assertTrue(!result.get("verifiedIsError").asBoolean());
         assertTrue(verifier.verifySignature(receipt, AttestationContext.VERIFY).valid());
-        assertEquals(List.of("consistency:sum_equals"), List.of(receipt.get("summary").get("blocking_checks").get(0).asString()));
+        assertEquals(
+                List.of("consistency:sum_equals"),
+                List.of(receipt.get("summary").get("blocking_checks").get(0).asString()));
 
         JsonNode viaMcp = StrictJson.parse(result.get("record").asString());
         JsonNode viaRest = get("/score/agent-5", 200);
@@ -259,26 +355,32 @@ class PipelineIT {
     @Test
     @Order(9)
     void theOpenApiDocumentPassesAThirdPartyValidator() throws Exception {
-        Assumptions.assumeTrue(NodeTools.available(), "SKIPPED: node and npm are not installed, so /openapi.json was not validated");
+        Assumptions.assumeTrue(
+                NodeTools.available(), "SKIPPED: node and npm are not installed, so /openapi.json was not validated");
         Path tools = NodeTools.install("@apidevtools/swagger-parser@13.1.0");
-        Path document = Files.writeString(tmp.resolve("openapi.json"), get("/openapi.json", 200).toString());
+        Path document = Files.writeString(
+                tmp.resolve("openapi.json"), get("/openapi.json", 200).toString());
         assertEquals("valid Proofline 3.1.0", NodeTools.run(tools, "openapi-validate.mjs", document.toString()));
     }
 
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {
-        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
-                        .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
-                        .header("Content-Type", "application/json").build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
+                                .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+                                .header("Content-Type", "application/json")
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(expectedStatus, response.statusCode(), path + ": " + response.body());
         return StrictJson.parse(response.body());
     }
 
     private static JsonNode get(String path, int expectedStatus) throws Exception {
-        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(expectedStatus, response.statusCode(), path + ": " + response.body());
         return StrictJson.parse(response.body());
     }
@@ -291,10 +393,11 @@ class PipelineIT {
         int invalid = REQUESTS - valid;
         assertTrue(invalid >= REQUESTS * 0.05, "at least 5% invalid");
 
-        List<ConsumerRecord<String, byte[]>> receipts = PipelineHarness.readCommitted(
-                node.bootstrapServers(), "receipts", valid, Duration.ofSeconds(180));
+        List<ConsumerRecord<String, byte[]>> receipts =
+                PipelineHarness.readCommitted(node.bootstrapServers(), "receipts", valid, Duration.ofSeconds(180));
         KeyRing keys = KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC());
-        Map<String, List<Receipt>> byTask = PipelineHarness.verifiedReceiptsByTask(receipts, node.httpUrl(), keys.trustedKeys());
+        Map<String, List<Receipt>> byTask =
+                PipelineHarness.verifiedReceiptsByTask(receipts, node.httpUrl(), keys.trustedKeys());
         assertEquals(valid, receipts.size(), "one receipt per valid request");
         for (int i = 0; i < REQUESTS; i++) {
             if (TestRequests.isValid(i)) {
@@ -313,7 +416,9 @@ class PipelineIT {
         for (ConsumerRecord<String, byte[]> dead : deadLetters) {
             assertEquals("invalid_request", PipelineHarness.header(dead, Headers.ERROR_CODE));
             assertEquals("agent-outputs", PipelineHarness.header(dead, Headers.SOURCE_TOPIC));
-            assertEquals("invalid_request", StrictJson.parse(dead.value()).get("code").asString());
+            assertEquals(
+                    "invalid_request",
+                    StrictJson.parse(dead.value()).get("code").asString());
         }
     }
 }

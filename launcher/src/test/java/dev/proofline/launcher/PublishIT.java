@@ -35,17 +35,30 @@ class PublishIT {
             }
         }
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
-             ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp)) {
+                ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int exit = dev.proofline.cli.ProoflineCliAccess.run(List.of("publish", dir.toString(),
-                    "--bootstrap-servers", node.bootstrapServers(), "--url", node.httpUrl()), out);
+            int exit = dev.proofline.cli.ProoflineCliAccess.run(
+                    List.of(
+                            "publish",
+                            dir.toString(),
+                            "--bootstrap-servers",
+                            node.bootstrapServers(),
+                            "--url",
+                            node.httpUrl()),
+                    out);
             String printed = out.toString(StandardCharsets.UTF_8);
             assertEquals(1, exit, "some requests were invalid");
-            String totals = printed.lines().filter(l -> l.startsWith("total")).findFirst().orElseThrow();
-            assertEquals(List.of("total", Integer.toString(pass), Integer.toString(fail), Integer.toString(invalid), "0"),
-                    List.of(totals.trim().split("\\s+")), printed);
+            String totals = printed.lines()
+                    .filter(l -> l.startsWith("total"))
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(
+                    List.of("total", Integer.toString(pass), Integer.toString(fail), Integer.toString(invalid), "0"),
+                    List.of(totals.trim().split("\\s+")),
+                    printed);
             assertTrue(printed.lines().anyMatch(l -> l.startsWith("agent-5 ")), printed);
-            assertTrue(printed.chars().noneMatch(c -> c < 0x20 && c != '\n'), "no control characters without a terminal");
+            assertTrue(
+                    printed.chars().noneMatch(c -> c < 0x20 && c != '\n'), "no control characters without a terminal");
         }
     }
 }

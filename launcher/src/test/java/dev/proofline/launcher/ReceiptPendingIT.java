@@ -35,11 +35,15 @@ class ReceiptPendingIT {
     @Test
     void aReceiptThatWasPendingIsFetchedByItsIdOnceCommitted() throws Exception {
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
-             ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp,
-                     Map.of("verify.timeout.seconds", "1", "streams.commit.interval.ms", "4000"))) {
+                ProoflineNode node = TestNodes.start(
+                        kafka.bootstrapServers(),
+                        tmp,
+                        Map.of("verify.timeout.seconds", "1", "streams.commit.interval.ms", "4000"))) {
             HttpClient http = HttpClient.newHttpClient();
-            HttpResponse<String> pending = http.send(HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
-                    .POST(HttpRequest.BodyPublishers.ofFile(Conformance.file("requests/invoice-final.json"))).build(),
+            HttpResponse<String> pending = http.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                            .POST(HttpRequest.BodyPublishers.ofFile(Conformance.file("requests/invoice-final.json")))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(504, pending.statusCode(), pending.body());
             JsonNode error = StrictJson.parse(pending.body());
@@ -53,12 +57,17 @@ class ReceiptPendingIT {
             HttpResponse<String> fetched = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline) {
-                fetched = http.send(HttpRequest.newBuilder(URI.create(node.httpUrl() + "/receipts/" + verificationId)).build(),
+                fetched = http.send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + "/receipts/" + verificationId))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (fetched.statusCode() == 200) {
                     break;
                 }
-                assertEquals("receipt_not_found", StrictJson.parse(fetched.body()).get("code").asString(), "until committed");
+                assertEquals(
+                        "receipt_not_found",
+                        StrictJson.parse(fetched.body()).get("code").asString(),
+                        "until committed");
                 Thread.sleep(250);
             }
             assertEquals(200, fetched.statusCode(), fetched.body());
@@ -67,7 +76,8 @@ class ReceiptPendingIT {
             assertEquals("pass", receipt.get("result").asString());
             ReceiptVerifier verifier = new ReceiptVerifier(AgentCardKeys.of(node.httpUrl())
                     .forVersion(receipt.get("attestation").get("key_version").asString()));
-            assertTrue(verifier.verifySignature(receipt, AttestationContext.VERIFY).valid());
+            assertTrue(
+                    verifier.verifySignature(receipt, AttestationContext.VERIFY).valid());
         }
     }
 }

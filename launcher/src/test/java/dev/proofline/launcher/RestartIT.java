@@ -32,8 +32,7 @@ class RestartIT {
     @TempDir
     Path tmp;
 
-    record State(Set<String> topics, int schemaId, String publicKey) {
-    }
+    record State(Set<String> topics, int schemaId, String publicKey) {}
 
     @Test
     void restartKeepsTopicsSchemaIdsAndKeyAndReEmitsNothing() throws Exception {
@@ -45,23 +44,31 @@ class RestartIT {
 
         State before;
         try (ChildProofline first = ChildProofline.up(tmp.resolve("first.log"), flags)) {
-            assertEquals("Proofline ready: kafka=" + bootstrap + " http=http://127.0.0.1:" + httpPort, first.readyLine());
+            assertEquals(
+                    "Proofline ready: kafka=" + bootstrap + " http=http://127.0.0.1:" + httpPort, first.readyLine());
             PipelineHarness.produce(bootstrap, 0, 40);
             int valid = PipelineHarness.count(0, 40, TestRequests::isValid);
-            assertEquals(valid, PipelineHarness.readCommitted(bootstrap, "receipts", valid, Duration.ofSeconds(60)).size());
+            assertEquals(
+                    valid,
+                    PipelineHarness.readCommitted(bootstrap, "receipts", valid, Duration.ofSeconds(60))
+                            .size());
             before = state(bootstrap, httpPort, data);
             assertEquals(143, first.stop(), "terminated by SIGTERM, as the JVM reports it");
-            assertTrue(java.nio.file.Files.readString(tmp.resolve("first.log")).contains("Proofline stopped"),
+            assertTrue(
+                    java.nio.file.Files.readString(tmp.resolve("first.log")).contains("Proofline stopped"),
                     "the shutdown hook closed everything");
         }
         try (ChildProofline second = ChildProofline.up(tmp.resolve("second.log"), flags)) {
             assertEquals(before, state(bootstrap, httpPort, data), "same topics, schema id and signing key");
             PipelineHarness.produce(bootstrap, 40, 50);
             int valid = PipelineHarness.count(0, 50, TestRequests::isValid);
-            List<ConsumerRecord<String, byte[]>> receipts = PipelineHarness.readCommitted(
-                    bootstrap, "receipts", valid, Duration.ofSeconds(60));
-            var byTask = PipelineHarness.verifiedReceiptsByTask(receipts, "http://127.0.0.1:" + httpPort,
-                    dev.proofline.attestor.KeyRing.openOrCreate(Path.of(data, "keys"), Clock.systemUTC()).trustedKeys());
+            List<ConsumerRecord<String, byte[]>> receipts =
+                    PipelineHarness.readCommitted(bootstrap, "receipts", valid, Duration.ofSeconds(60));
+            var byTask = PipelineHarness.verifiedReceiptsByTask(
+                    receipts,
+                    "http://127.0.0.1:" + httpPort,
+                    dev.proofline.attestor.KeyRing.openOrCreate(Path.of(data, "keys"), Clock.systemUTC())
+                            .trustedKeys());
             assertEquals(valid, receipts.size(), "nothing re-emitted after the restart");
             byTask.forEach((task, list) -> assertEquals(1, list.size(), task));
             assertEquals(143, second.stop());
@@ -74,13 +81,18 @@ class RestartIT {
             topics = new HashSet<>(admin.listTopics().names().get());
         }
         assertTrue(topics.containsAll(Set.of("agent-outputs", "receipts", "agent-outputs.dlq")), topics.toString());
-        HttpResponse<String> latest = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + httpPort + "/subjects/receipts-value/versions/latest")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> latest = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(
+                                        "http://127.0.0.1:" + httpPort + "/subjects/receipts-value/versions/latest"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, latest.statusCode(), latest.body());
         int schemaId = StrictJson.parse(latest.body()).get("id").asInt();
-        Process key = new ProcessBuilder(Conformance.repoRoot().resolve("proofline").toString(), "key", "public", "--data-dir", data)
-                .redirectErrorStream(false).start();
+        Process key = new ProcessBuilder(
+                        Conformance.repoRoot().resolve("proofline").toString(), "key", "public", "--data-dir", data)
+                .redirectErrorStream(false)
+                .start();
         JsonNode publicKey = StrictJson.parse(new String(key.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
         assertTrue(key.waitFor(60, TimeUnit.SECONDS));
         return new State(topics, schemaId, publicKey.get("publicKey").asString());

@@ -33,14 +33,27 @@ class ScaleOutIT {
 
     @TempDir
     Path tmp;
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     private ChildProofline start(String name, String bootstrap, String httpPort) throws Exception {
-        return ChildProofline.up(tmp.resolve(name + ".log"), "--bootstrap-servers", bootstrap,
-                "--data-dir", tmp.resolve(name).toString(), "--keys-dir", tmp.resolve("keys").toString(),
-                "--http-port", httpPort, "--application-id", "scale-out", "--topics-partitions", "4",
+        return ChildProofline.up(
+                tmp.resolve(name + ".log"),
+                "--bootstrap-servers",
+                bootstrap,
+                "--data-dir",
+                tmp.resolve(name).toString(),
+                "--keys-dir",
+                tmp.resolve("keys").toString(),
+                "--http-port",
+                httpPort,
+                "--application-id",
+                "scale-out",
+                "--topics-partitions",
+                "4",
                 // a killed member's partitions move once its session times out: keep that short here
-                "--streams.session.timeout.ms", "8000");
+                "--streams.session.timeout.ms",
+                "8000");
     }
 
     @Test
@@ -50,7 +63,7 @@ class ScaleOutIT {
             String a = "http://127.0.0.1:" + EmbeddedKafkaBroker.freePort("127.0.0.1");
             String b = "http://127.0.0.1:" + EmbeddedKafkaBroker.freePort("127.0.0.1");
             try (ChildProofline first = start("a", kafka.bootstrapServers(), a.substring(a.lastIndexOf(':') + 1));
-                 ChildProofline second = start("b", kafka.bootstrapServers(), b.substring(b.lastIndexOf(':') + 1))) {
+                    ChildProofline second = start("b", kafka.bootstrapServers(), b.substring(b.lastIndexOf(':') + 1))) {
                 PipelineHarness.produce(kafka.bootstrapServers(), 0, REQUESTS);
                 Map<String, Long> totals = expectedTotals();
                 Map<String, JsonNode> fromA = scoresOnceComplete(a, totals);
@@ -58,18 +71,29 @@ class ScaleOutIT {
                 Set<String> ownedByA = new HashSet<>();
                 Set<String> ownedByB = new HashSet<>();
                 for (String agent : totals.keySet()) {
-                    assertEquals(fromA.get(agent).get("inputs"), fromB.get(agent).get("inputs"), agent);
-                    assertEquals(fromA.get(agent).get("trust_score"), fromB.get(agent).get("trust_score"), agent);
+                    assertEquals(
+                            fromA.get(agent).get("inputs"), fromB.get(agent).get("inputs"), agent);
+                    assertEquals(
+                            fromA.get(agent).get("trust_score"),
+                            fromB.get(agent).get("trust_score"),
+                            agent);
                     (get(a, "/internal/agent-history/" + agent).statusCode() == 200 ? ownedByA : ownedByB).add(agent);
                 }
-                assertTrue(!ownedByA.isEmpty() && !ownedByB.isEmpty(), "each instance owns agents: " + ownedByA + " / " + ownedByB);
+                assertTrue(
+                        !ownedByA.isEmpty() && !ownedByB.isEmpty(),
+                        "each instance owns agents: " + ownedByA + " / " + ownedByB);
                 first.kill();
                 Map<String, JsonNode> survivor = scoresOnceComplete(b, totals);
                 for (String agent : totals.keySet()) {
-                    assertEquals(fromA.get(agent).get("inputs"), survivor.get(agent).get("inputs"), agent);
+                    assertEquals(
+                            fromA.get(agent).get("inputs"), survivor.get(agent).get("inputs"), agent);
                 }
-                ReceiptVerifier verifier = new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("keys"), Clock.systemUTC()).trustedKeys());
-                survivor.values().forEach(s -> assertTrue(verifier.verifySignature(s, AttestationContext.SCORE).valid()));
+                ReceiptVerifier verifier =
+                        new ReceiptVerifier(KeyRing.openOrCreate(tmp.resolve("keys"), Clock.systemUTC())
+                                .trustedKeys());
+                survivor.values()
+                        .forEach(s -> assertTrue(verifier.verifySignature(s, AttestationContext.SCORE)
+                                .valid()));
                 System.out.println("scale-out IT: instance a owned " + ownedByA.size() + " agents, b owned "
                         + ownedByB.size() + "; after a was SIGKILLed, b answered for all " + totals.size());
             }
@@ -98,7 +122,9 @@ class ScaleOutIT {
                 }
                 HttpResponse<String> response = get(baseUrl, "/score/" + entry.getKey());
                 if (response.statusCode() == 503) {
-                    assertEquals("not_ready", StrictJson.parse(response.body()).get("code").asString());
+                    assertEquals(
+                            "not_ready",
+                            StrictJson.parse(response.body()).get("code").asString());
                     continue;
                 }
                 assertEquals(200, response.statusCode(), response.body());
@@ -114,7 +140,10 @@ class ScaleOutIT {
     }
 
     private HttpResponse<String> get(String baseUrl, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(java.time.Duration.ofSeconds(10)).build(),
+        return http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + path))
+                        .timeout(java.time.Duration.ofSeconds(10))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

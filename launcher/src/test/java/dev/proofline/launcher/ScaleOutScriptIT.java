@@ -42,7 +42,8 @@ import tools.jackson.databind.JsonNode;
 class ScaleOutScriptIT {
     private static final int AGENTS = 5;
     private static final Pattern SENT = Pattern.compile("sent ([0-9,]+) requests .* refused ([0-9,]+)");
-    private static final Pattern OWNED = Pattern.compile("instance (\\d) \\(.*\\) processes agent-outputs partitions: ([0-9,]+)");
+    private static final Pattern OWNED =
+            Pattern.compile("instance (\\d) \\(.*\\) processes agent-outputs partitions: ([0-9,]+)");
 
     @TempDir
     Path tmp;
@@ -50,7 +51,8 @@ class ScaleOutScriptIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
     private JsonNode get(String url) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), url + ": " + response.body());
         return StrictJson.parse(response.body());
     }
@@ -59,8 +61,17 @@ class ScaleOutScriptIT {
     void twoInstancesShareTheWorkAnswerTheSameScoresAndStopTogether() throws Exception {
         int kafkaPort = EmbeddedKafkaBroker.freePort("127.0.0.1");
         int[] httpPorts = {EmbeddedKafkaBroker.freePort("127.0.0.1"), EmbeddedKafkaBroker.freePort("127.0.0.1")};
-        ProcessBuilder builder = new ProcessBuilder("bash", "scripts/scale-out.sh", "--duration", "8", "--rate", "50",
-                "--agents", Integer.toString(AGENTS)).directory(Conformance.repoRoot().toFile()).redirectErrorStream(true);
+        ProcessBuilder builder = new ProcessBuilder(
+                        "bash",
+                        "scripts/scale-out.sh",
+                        "--duration",
+                        "8",
+                        "--rate",
+                        "50",
+                        "--agents",
+                        Integer.toString(AGENTS))
+                .directory(Conformance.repoRoot().toFile())
+                .redirectErrorStream(true);
         builder.environment().put("KAFKA_PORT", Integer.toString(kafkaPort));
         builder.environment().put("HTTP_PORT_1", Integer.toString(httpPorts[0]));
         builder.environment().put("HTTP_PORT_2", Integer.toString(httpPorts[1]));
@@ -69,7 +80,8 @@ class ScaleOutScriptIT {
         List<String> lines = new ArrayList<>();
         CompletableFuture<Void> running = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(script.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in =
+                    new BufferedReader(new InputStreamReader(script.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     synchronized (lines) {
                         lines.add(line);
@@ -98,10 +110,13 @@ class ScaleOutScriptIT {
             Matcher owned = OWNED.matcher(output);
             List<Set<Integer>> shares = new ArrayList<>();
             while (owned.find()) {
-                shares.add(Arrays.stream(owned.group(2).split(",")).map(Integer::valueOf).collect(Collectors.toSet()));
+                shares.add(Arrays.stream(owned.group(2).split(","))
+                        .map(Integer::valueOf)
+                        .collect(Collectors.toSet()));
             }
             assertEquals(2, shares.size(), output);
-            assertFalse(shares.get(0).isEmpty() || shares.get(1).isEmpty(), "both instances process partitions: " + shares);
+            assertFalse(
+                    shares.get(0).isEmpty() || shares.get(1).isEmpty(), "both instances process partitions: " + shares);
             Set<Integer> all = new HashSet<>(shares.get(0));
             all.addAll(shares.get(1));
             assertEquals(shares.get(0).size() + shares.get(1).size(), all.size(), "no partition twice");
@@ -121,8 +136,13 @@ class ScaleOutScriptIT {
             }
             // Instance 2 works through instance 1's registry over REST: it serves none itself.
             assertTrue(get(urls[0] + "/subjects").toString().contains("receipts-value"));
-            assertEquals(404, http.send(HttpRequest.newBuilder(URI.create(urls[1] + "/subjects")).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals(
+                    404,
+                    http.send(
+                                    HttpRequest.newBuilder(URI.create(urls[1] + "/subjects"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode());
 
             // Any receipt by its id, from either instance: only one holds its index entry.
             JsonNode recent = get(urls[0] + "/agents/invoice-agent-01/receipts").get("receipts");
@@ -139,8 +159,12 @@ class ScaleOutScriptIT {
                 List<Double> scores = new ArrayList<>();
                 for (String url : urls) {
                     JsonNode score = get(url + "/score/" + agent);
-                    ReceiptVerifier verifier = new ReceiptVerifier(keys.forVersion(score.get("attestation").get("key_version").asString()));
-                    assertTrue(verifier.verifySignature(score, AttestationContext.SCORE).valid(), url + " " + agent);
+                    ReceiptVerifier verifier = new ReceiptVerifier(keys.forVersion(
+                            score.get("attestation").get("key_version").asString()));
+                    assertTrue(
+                            verifier.verifySignature(score, AttestationContext.SCORE)
+                                    .valid(),
+                            url + " " + agent);
                     scores.add(score.get("trust_score").asDouble());
                 }
                 assertEquals(scores.get(0), scores.get(1), agent + ": both instances answer the same score");

@@ -20,12 +20,14 @@ interface TestKafka extends AutoCloseable {
     void close();
 
     static TestKafka start(Path dir) throws Exception {
-        String wanted = System.getProperty("proofline.it.kafka", System.getenv().getOrDefault("PROOFLINE_IT_KAFKA", "embedded"));
+        String wanted = System.getProperty(
+                "proofline.it.kafka", System.getenv().getOrDefault("PROOFLINE_IT_KAFKA", "embedded"));
         if (wanted.equals("testcontainers")) {
             if (DockerClientFactory.instance().isDockerAvailable()) {
                 return container();
             }
-            System.out.println("proofline.it.kafka=testcontainers, but no Docker engine answers: using the embedded broker");
+            System.out.println(
+                    "proofline.it.kafka=testcontainers, but no Docker engine answers: using the embedded broker");
         }
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir, "127.0.0.1", 0);
         return new TestKafka() {

@@ -5,8 +5,7 @@ import java.util.Map;
 
 /** A Proofline in the test's JVM on a given broker: HTTP on a free port, everything under {@code dir}. */
 final class TestNodes {
-    private TestNodes() {
-    }
+    private TestNodes() {}
 
     static ProoflineNode start(String bootstrapServers, Path dir) throws Exception {
         return start(bootstrapServers, dir, Map.of());

@@ -9,15 +9,15 @@ import tools.jackson.databind.node.ObjectNode;
  * one of three kinds of invalid request.
  */
 final class TestRequests {
-    private static final String TEMPLATE = Conformance.json("requests/invoice-draft.json").toString();
+    private static final String TEMPLATE =
+            Conformance.json("requests/invoice-draft.json").toString();
     private static final String[] INVALID = {
         "this is not json",
         "{\"task_id\":\"%s\",\"submitted_output\":{}}",
         "{\"task_id\":\"%s\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"median\",\"field\":\"a\"}]}",
     };
 
-    private TestRequests() {
-    }
+    private TestRequests() {}
 
     /** Every 16th request is invalid (6.25%). */
     static boolean isValid(int i) {
@@ -42,7 +42,9 @@ final class TestRequests {
 
     static byte[] request(String taskPrefix, int i) {
         if (!isValid(i)) {
-            return INVALID[(i / 16) % INVALID.length].formatted(taskId(taskPrefix, i)).getBytes(StandardCharsets.UTF_8);
+            return INVALID[(i / 16) % INVALID.length]
+                    .formatted(taskId(taskPrefix, i))
+                    .getBytes(StandardCharsets.UTF_8);
         }
         ObjectNode request = (ObjectNode) dev.proofline.attestor.StrictJson.parse(TEMPLATE);
         request.put("task_id", taskId(taskPrefix, i));

@@ -20,12 +20,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** The load generator's invoices through the real engine: correct ones pass, each defect fails for its reason. */
 class InvoiceRequestsTest {
-    private final VerificationEngine engine = new VerificationEngine(EngineSettings.defaults(),
-            new Attestor(KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()))));
+    private final VerificationEngine engine = new VerificationEngine(
+            EngineSettings.defaults(), new Attestor(KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()))));
 
     private ObjectNode verify(String json) {
         ParseOutcome outcome = engine.parser().parse(json.getBytes(StandardCharsets.UTF_8));
-        return engine.verify(assertInstanceOf(ParseOutcome.Valid.class, outcome, json).request(), UUID.randomUUID(), Instant.now());
+        return engine.verify(
+                assertInstanceOf(ParseOutcome.Valid.class, outcome, json).request(), UUID.randomUUID(), Instant.now());
     }
 
     @Test
@@ -52,7 +53,9 @@ class InvoiceRequestsTest {
                 ObjectNode receipt = verify(invoices.request("invoice-agent-02", "t-" + i, defect));
                 assertEquals("fail", receipt.get("result").asString(), defect + ": " + receipt);
                 String errors = receipt.get("errors").toString();
-                assertTrue(errors.contains(reason.get(defect)), defect + " should fail on " + reason.get(defect) + ": " + errors);
+                assertTrue(
+                        errors.contains(reason.get(defect)),
+                        defect + " should fail on " + reason.get(defect) + ": " + errors);
             }
         }
     }

@@ -20,7 +20,8 @@ import tools.jackson.databind.JsonNode;
  */
 public final class AgentCardKeys {
     private final URI agentCard;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private volatile List<PublishedKey> keys;
 
     public AgentCardKeys(URI agentCard) {
@@ -44,15 +45,21 @@ public final class AgentCardKeys {
 
     private List<PublishedKey> fetch() {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(agentCard).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(agentCard)
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("agent-card " + agentCard + " answered " + response.statusCode());
             }
             List<PublishedKey> found = new ArrayList<>();
-            for (JsonNode extension : StrictJson.parse(response.body()).path("capabilities").path("extensions")) {
+            for (JsonNode extension :
+                    StrictJson.parse(response.body()).path("capabilities").path("extensions")) {
                 for (JsonNode key : extension.path("params").path("publicKeys")) {
-                    found.add(new PublishedKey(key.get("keyVersion").asString(), key.get("algorithm").asString(),
+                    found.add(new PublishedKey(
+                            key.get("keyVersion").asString(),
+                            key.get("algorithm").asString(),
                             key.get("publicKey").asString()));
                 }
             }

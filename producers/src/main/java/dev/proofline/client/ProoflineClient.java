@@ -57,7 +57,8 @@ public final class ProoflineClient implements AutoCloseable {
     private ProoflineClient(Builder builder) {
         this.baseUrl = builder.baseUrl;
         this.checker = new ReceiptChecker(AgentCardKeys.of(baseUrl));
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        this.http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         this.topics = builder.topics;
         if (builder.kafka == null) {
             this.producer = null;
@@ -72,8 +73,12 @@ public final class ProoflineClient implements AutoCloseable {
         this.receipts = new AvroSerde<>(
                 new RestSchemaRegistryClient(builder.registryUrl != null ? builder.registryUrl : baseUrl),
                 Receipt.getClassSchema());
-        this.replies = new CorrelatedReplies(CorrelatedReplies.consumer(builder.kafka, false), topics, true,
-                reply -> {}, "proofline-client-replies");
+        this.replies = new CorrelatedReplies(
+                CorrelatedReplies.consumer(builder.kafka, false),
+                topics,
+                true,
+                reply -> {},
+                "proofline-client-replies");
     }
 
     public static Builder builder() {
@@ -90,7 +95,10 @@ public final class ProoflineClient implements AutoCloseable {
      * takes security settings and renamed topics.
      */
     public static ProoflineClient overKafka(String bootstrapServers, String baseUrl) {
-        return builder().baseUrl(baseUrl).kafka(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)).build();
+        return builder()
+                .baseUrl(baseUrl)
+                .kafka(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))
+                .build();
     }
 
     /** Publishes a request ({@code docs/request.md}) and completes with its verified receipt. */
@@ -157,10 +165,15 @@ public final class ProoflineClient implements AutoCloseable {
     private static ProoflineException refused(String document, int httpStatus) {
         try {
             JsonNode error = StrictJson.parse(document);
-            return new ProoflineException(error.path("code").asString("unknown"), error.path("status").asInt(httpStatus),
-                    error.path("retryable").asBoolean(false), error.path("message").asString(""), document);
+            return new ProoflineException(
+                    error.path("code").asString("unknown"),
+                    error.path("status").asInt(httpStatus),
+                    error.path("retryable").asBoolean(false),
+                    error.path("message").asString(""),
+                    document);
         } catch (RuntimeException e) {
-            return new ProoflineException("unknown", httpStatus, false, "an answer that is not an error document", document);
+            return new ProoflineException(
+                    "unknown", httpStatus, false, "an answer that is not an error document", document);
         }
     }
 
@@ -222,7 +235,8 @@ public final class ProoflineClient implements AutoCloseable {
 
         public ProoflineClient build() {
             if (baseUrl == null) {
-                throw new IllegalStateException("baseUrl is required: the agent-card there holds the keys receipts are checked with");
+                throw new IllegalStateException(
+                        "baseUrl is required: the agent-card there holds the keys receipts are checked with");
             }
             return new ProoflineClient(this);
         }

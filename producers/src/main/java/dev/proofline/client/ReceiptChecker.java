@@ -24,8 +24,8 @@ final class ReceiptChecker {
             throw new InvalidReceiptException("not JSON: " + e.getMessage(), signedJson);
         }
         String keyVersion = receipt.path("attestation").path("key_version").asString("");
-        VerificationOutcome outcome = new ReceiptVerifier(keys.forVersion(keyVersion))
-                .verifySignature(receipt, AttestationContext.VERIFY);
+        VerificationOutcome outcome =
+                new ReceiptVerifier(keys.forVersion(keyVersion)).verifySignature(receipt, AttestationContext.VERIFY);
         if (!outcome.valid()) {
             throw new InvalidReceiptException(outcome.reason(), signedJson);
         }

@@ -7,9 +7,14 @@ import tools.jackson.databind.JsonNode;
 public record VerifiedReceipt(String verificationId, String taskId, String agentId, String result, String signedJson) {
 
     static VerifiedReceipt of(JsonNode receipt, String signedJson) {
-        return new VerifiedReceipt(receipt.path("verification_id").asString(null), receipt.path("task_id").asString(null),
-                receipt.path("agent_id").isNull() ? null : receipt.path("agent_id").asString(null),
-                receipt.path("result").asString(null), signedJson);
+        return new VerifiedReceipt(
+                receipt.path("verification_id").asString(null),
+                receipt.path("task_id").asString(null),
+                receipt.path("agent_id").isNull()
+                        ? null
+                        : receipt.path("agent_id").asString(null),
+                receipt.path("result").asString(null),
+                signedJson);
     }
 
     public boolean passed() {

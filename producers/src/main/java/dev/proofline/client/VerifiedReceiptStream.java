@@ -23,8 +23,7 @@ public final class VerifiedReceiptStream implements AutoCloseable {
         void onInvalid(InvalidReceiptException problem, String correlationId);
 
         /** A request that could not be verified (only when dead letters are followed). */
-        default void onDeadLetter(String errorDocument, String correlationId) {
-        }
+        default void onDeadLetter(String errorDocument, String correlationId) {}
     }
 
     private final AvroSerde<Receipt> receipts;
@@ -39,15 +38,26 @@ public final class VerifiedReceiptStream implements AutoCloseable {
      * @param kafka           Kafka client properties: bootstrap servers and any security settings
      * @param deadLetterTopic also follow this topic's dead letters, or {@code null}
      */
-    public VerifiedReceiptStream(Map<String, Object> kafka, String receiptsTopic, String deadLetterTopic,
-                                 SchemaRegistryClient registry, AgentCardKeys keys, boolean fromBeginning, Listener listener) {
+    public VerifiedReceiptStream(
+            Map<String, Object> kafka,
+            String receiptsTopic,
+            String deadLetterTopic,
+            SchemaRegistryClient registry,
+            AgentCardKeys keys,
+            boolean fromBeginning,
+            Listener listener) {
         this.receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
         this.checker = new ReceiptChecker(keys);
         this.listener = listener;
-        Topics topics = Topics.defaults().withReceipts(receiptsTopic)
+        Topics topics = Topics.defaults()
+                .withReceipts(receiptsTopic)
                 .withDeadLetter(deadLetterTopic == null ? Topics.DEFAULT_DEAD_LETTER : deadLetterTopic);
-        this.reader = new CorrelatedReplies(CorrelatedReplies.consumer(kafka, fromBeginning), topics,
-                deadLetterTopic != null, this::deliver, "proofline-receipts");
+        this.reader = new CorrelatedReplies(
+                CorrelatedReplies.consumer(kafka, fromBeginning),
+                topics,
+                deadLetterTopic != null,
+                this::deliver,
+                "proofline-receipts");
     }
 
     private void deliver(CorrelatedReplies.Reply record) {
@@ -59,7 +69,8 @@ public final class VerifiedReceiptStream implements AutoCloseable {
         try {
             signedJson = receipts.deserialize(record.value()).getSignedJson();
         } catch (RuntimeException e) {
-            listener.onInvalid(new InvalidReceiptException("not a receipt record: " + e.getMessage(), null),
+            listener.onInvalid(
+                    new InvalidReceiptException("not a receipt record: " + e.getMessage(), null),
                     record.correlationId());
             return;
         }

@@ -11,12 +11,16 @@ import java.util.stream.IntStream;
  * worth looking at. Which agent sends next, and which defect, come from the seed.
  */
 public final class AgentMix {
-    private static final Defect[] DEFECTS = {Defect.TOTAL_MISMATCH, Defect.DUPLICATE_SKU, Defect.MISSING_CURRENCY,
-            Defect.ZERO_QUANTITY, Defect.MALFORMED_INVOICE_ID};
+    private static final Defect[] DEFECTS = {
+        Defect.TOTAL_MISMATCH,
+        Defect.DUPLICATE_SKU,
+        Defect.MISSING_CURRENCY,
+        Defect.ZERO_QUANTITY,
+        Defect.MALFORMED_INVOICE_ID
+    };
 
     /** One planned request: which agent, and what (if anything) it gets wrong. */
-    public record Pick(String agentId, Defect defect) {
-    }
+    public record Pick(String agentId, Defect defect) {}
 
     private final List<String> agentIds;
     private final double[] defectChance;
@@ -29,8 +33,12 @@ public final class AgentMix {
         if (failRatio < 0 || failRatio > 1) {
             throw new IllegalArgumentException("--fail-ratio must be between 0 and 1");
         }
-        this.agentIds = IntStream.range(0, agents).mapToObj(k -> String.format("invoice-agent-%02d", k + 1)).toList();
-        this.defectChance = IntStream.range(0, agents).mapToDouble(k -> Math.min(1, failRatio * 2 * (k + 0.5) / agents)).toArray();
+        this.agentIds = IntStream.range(0, agents)
+                .mapToObj(k -> String.format("invoice-agent-%02d", k + 1))
+                .toList();
+        this.defectChance = IntStream.range(0, agents)
+                .mapToDouble(k -> Math.min(1, failRatio * 2 * (k + 0.5) / agents))
+                .toArray();
         this.random = new Random(seed);
     }
 

@@ -17,8 +17,18 @@ import tools.jackson.databind.node.ObjectNode;
  * The same seed gives the same invoices.
  */
 public final class InvoiceRequests {
-    private static final String[] SKUS = {"CRWL-100", "CRWL-200", "GPU-H100-HR", "EMBED-1M", "OCR-PAGE", "TRANSLATE-1K",
-            "STORAGE-GB", "SUPPORT-HR", "AUDIT-DOC", "INDEX-10K"};
+    private static final String[] SKUS = {
+        "CRWL-100",
+        "CRWL-200",
+        "GPU-H100-HR",
+        "EMBED-1M",
+        "OCR-PAGE",
+        "TRANSLATE-1K",
+        "STORAGE-GB",
+        "SUPPORT-HR",
+        "AUDIT-DOC",
+        "INDEX-10K"
+    };
     private static final String[] CURRENCIES = {"USD", "EUR"};
     private static final ObjectNode SCHEMA = schema();
     private static final ArrayNode RULES = rules();
@@ -43,8 +53,11 @@ public final class InvoiceRequests {
 
     private ObjectNode invoice(Defect defect) {
         ObjectNode invoice = StrictJson.NODES.objectNode();
-        invoice.put("invoice_id", defect == Defect.MALFORMED_INVOICE_ID
-                ? "inv-" + random.nextInt(100_000) : String.format("INV-%04d", random.nextInt(10_000)));
+        invoice.put(
+                "invoice_id",
+                defect == Defect.MALFORMED_INVOICE_ID
+                        ? "inv-" + random.nextInt(100_000)
+                        : String.format("INV-%04d", random.nextInt(10_000)));
         if (defect != Defect.MISSING_CURRENCY) {
             invoice.put("currency", CURRENCIES[random.nextInt(CURRENCIES.length)]);
         }
@@ -59,7 +72,11 @@ public final class InvoiceRequests {
             BigDecimal unit = BigDecimal.valueOf(50 + random.nextInt(25_000), 2); // 0.50 to 250.49
             BigDecimal lineTotal = unit.multiply(BigDecimal.valueOf(qty)).setScale(2, RoundingMode.UNNECESSARY);
             String sku = defect == Defect.DUPLICATE_SKU && i == 1 ? skus.get(0) : skus.get(i);
-            items.addObject().put("sku", sku).put("qty", qty).put("unit_price", unit).put("line_total", lineTotal);
+            items.addObject()
+                    .put("sku", sku)
+                    .put("qty", qty)
+                    .put("unit_price", unit)
+                    .put("line_total", lineTotal);
             total = total.add(lineTotal);
         }
         if (defect == Defect.TOTAL_MISMATCH) {

@@ -85,7 +85,9 @@ public final class LoadGenerator implements AutoCloseable {
     /** Publishes until the plan's duration has passed or {@link #stop()} is called; then flushes. */
     public void run() {
         long start = System.nanoTime();
-        long end = plan.duration().isZero() ? Long.MAX_VALUE : start + plan.duration().toNanos();
+        long end = plan.duration().isZero()
+                ? Long.MAX_VALUE
+                : start + plan.duration().toNanos();
         double gapNanos = 1e9 / plan.ratePerSecond();
         long n = 0;
         while (!stopped) {
@@ -110,7 +112,8 @@ public final class LoadGenerator implements AutoCloseable {
         if (pick.defect() != Defect.NONE) {
             counts.defective.incrementAndGet();
         }
-        producer.send(new ProducerRecord<>(plan.topic(), pick.agentId(), json.getBytes(StandardCharsets.UTF_8)),
+        producer.send(
+                new ProducerRecord<>(plan.topic(), pick.agentId(), json.getBytes(StandardCharsets.UTF_8)),
                 (metadata, error) -> (error == null ? counts.acknowledged : counts.failedSends).incrementAndGet());
     }
 

@@ -50,7 +50,11 @@ class AgentMixTest {
 
     @Test
     void nonsenseSettingsAreRefusedWithTheFlagNamed() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new AgentMix(0, 0.1, 1)).getMessage().contains("--agents"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new AgentMix(3, 1.5, 1)).getMessage().contains("--fail-ratio"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new AgentMix(0, 0.1, 1))
+                .getMessage()
+                .contains("--agents"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new AgentMix(3, 1.5, 1))
+                .getMessage()
+                .contains("--fail-ratio"));
     }
 }

@@ -16,7 +16,8 @@ public record Answer(int status, String json, Integer retryAfterSeconds) {
     }
 
     public static Answer error(ErrorDocument error) {
-        return new Answer(error.code().status(), error.toJson().toString(), error.code().retryAfterSeconds());
+        return new Answer(
+                error.code().status(), error.toJson().toString(), error.code().retryAfterSeconds());
     }
 
     /** An error document as the pipeline wrote it (a dead letter), answered with its own status. */

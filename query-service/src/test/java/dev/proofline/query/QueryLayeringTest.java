@@ -21,7 +21,10 @@ class QueryLayeringTest {
     @ArchTest
     static final ArchRule servicesSpeakNoProtocol = noClasses()
             .that()
-            .resideInAnyPackage("dev.proofline.query", "dev.proofline.query.score..", "dev.proofline.query.verify..",
+            .resideInAnyPackage(
+                    "dev.proofline.query",
+                    "dev.proofline.query.score..",
+                    "dev.proofline.query.verify..",
                     "dev.proofline.query.discovery..")
             .should()
             .dependOnClassesThat()
@@ -31,7 +34,10 @@ class QueryLayeringTest {
     @ArchTest
     static final ArchRule servicesDoNotCallUp = noClasses()
             .that()
-            .resideInAnyPackage("dev.proofline.query", "dev.proofline.query.score..", "dev.proofline.query.verify..",
+            .resideInAnyPackage(
+                    "dev.proofline.query",
+                    "dev.proofline.query.score..",
+                    "dev.proofline.query.verify..",
                     "dev.proofline.query.discovery..")
             .should()
             .dependOnClassesThat()

@@ -16,8 +16,15 @@ import java.util.List;
  * oldest point always stays and resolution halves as the history grows. It depends only on the
  * receipts, in order, so a replay rebuilds it exactly.
  */
-public record AgentHistory(String agentId, long passed, long failed, String firstVerifiedAt, String lastVerifiedAt,
-                           String lastResult, List<RecentReceipt> recent, List<ScorePoint> timeline) {
+public record AgentHistory(
+        String agentId,
+        long passed,
+        long failed,
+        String firstVerifiedAt,
+        String lastVerifiedAt,
+        String lastResult,
+        List<RecentReceipt> recent,
+        List<ScorePoint> timeline) {
     public static final int RECENT = 20;
     public static final int TIMELINE = 64;
 
@@ -54,17 +61,26 @@ public record AgentHistory(String agentId, long passed, long failed, String firs
         long nowPassed = passed + (pass ? 1 : 0);
         long nowFailed = failed + (pass ? 0 : 1);
         List<RecentReceipt> newest = new ArrayList<>(RECENT);
-        newest.add(new RecentReceipt(receipt.getVerificationId(), receipt.getResult(), receipt.getVerifiedAt(), partition, offset));
+        newest.add(new RecentReceipt(
+                receipt.getVerificationId(), receipt.getResult(), receipt.getVerifiedAt(), partition, offset));
         newest.addAll(recent.subList(0, Math.min(recent.size(), RECENT - 1)));
-        return new AgentHistory(receipt.getAgentId(), nowPassed, nowFailed,
-                firstVerifiedAt == null ? receipt.getVerifiedAt() : firstVerifiedAt, receipt.getVerifiedAt(),
-                receipt.getResult(), newest, extend(timeline, new ScorePoint(receipt.getVerifiedAt(), nowPassed, nowFailed)));
+        return new AgentHistory(
+                receipt.getAgentId(),
+                nowPassed,
+                nowFailed,
+                firstVerifiedAt == null ? receipt.getVerifiedAt() : firstVerifiedAt,
+                receipt.getVerifiedAt(),
+                receipt.getResult(),
+                newest,
+                extend(timeline, new ScorePoint(receipt.getVerifiedAt(), nowPassed, nowFailed)));
     }
 
     static List<ScorePoint> extend(List<ScorePoint> timeline, ScorePoint point) {
         List<ScorePoint> points = new ArrayList<>(timeline);
         if (!points.isEmpty() && sameSecond(points.get(points.size() - 1).at(), point.at())) {
-            points.set(points.size() - 1, new ScorePoint(points.get(points.size() - 1).at(), point.passed(), point.failed()));
+            points.set(
+                    points.size() - 1,
+                    new ScorePoint(points.get(points.size() - 1).at(), point.passed(), point.failed()));
             return points;
         }
         points.add(point);

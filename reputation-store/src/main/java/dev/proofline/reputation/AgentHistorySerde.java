@@ -35,12 +35,14 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
 
     @Override
     public Deserializer<AgentHistory> deserializer() {
-        return (topic, bytes) -> bytes == null ? null : bytes.length > 0 && bytes[0] == '{'
-                ? fromJson(StrictJson.parse(bytes)) : fromBytes(bytes);
+        return (topic, bytes) -> bytes == null
+                ? null
+                : bytes.length > 0 && bytes[0] == '{' ? fromJson(StrictJson.parse(bytes)) : fromBytes(bytes);
     }
 
     static byte[] toBytes(AgentHistory h) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream(256 + 64 * h.recent().size() + 48 * h.timeline().size());
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(
+                256 + 64 * h.recent().size() + 48 * h.timeline().size());
         try (DataOutputStream out = new DataOutputStream(buffer)) {
             out.writeByte(FORMAT_1);
             out.writeUTF(h.agentId());
@@ -83,7 +85,8 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
             String lastResult = readNullable(in);
             List<AgentHistory.RecentReceipt> recent = new ArrayList<>();
             for (int i = in.readShort(); i > 0; i--) {
-                recent.add(new AgentHistory.RecentReceipt(in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(), in.readLong()));
+                recent.add(new AgentHistory.RecentReceipt(
+                        in.readUTF(), in.readUTF(), in.readUTF(), in.readInt(), in.readLong()));
             }
             List<AgentHistory.ScorePoint> timeline = new ArrayList<>();
             for (int i = in.readShort(); i > 0; i--) {
@@ -116,8 +119,12 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         node.put("last_result", h.lastResult());
         ArrayNode recent = node.putArray("recent");
         for (AgentHistory.RecentReceipt r : h.recent()) {
-            recent.addObject().put("verification_id", r.verificationId()).put("result", r.result())
-                    .put("verified_at", r.verifiedAt()).put("partition", r.partition()).put("offset", r.offset());
+            recent.addObject()
+                    .put("verification_id", r.verificationId())
+                    .put("result", r.result())
+                    .put("verified_at", r.verifiedAt())
+                    .put("partition", r.partition())
+                    .put("offset", r.offset());
         }
         ArrayNode timeline = node.putArray("timeline");
         for (AgentHistory.ScorePoint p : h.timeline()) {
@@ -128,15 +135,29 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
 
     public static AgentHistory fromJson(JsonNode node) {
         List<AgentHistory.RecentReceipt> recent = new ArrayList<>();
-        node.get("recent").forEach(r -> recent.add(new AgentHistory.RecentReceipt(
-                r.get("verification_id").asString(), r.get("result").asString(), r.get("verified_at").asString(),
-                r.path("partition").asInt(-1), r.path("offset").asLong(-1))));
+        node.get("recent")
+                .forEach(r -> recent.add(new AgentHistory.RecentReceipt(
+                        r.get("verification_id").asString(),
+                        r.get("result").asString(),
+                        r.get("verified_at").asString(),
+                        r.path("partition").asInt(-1),
+                        r.path("offset").asLong(-1))));
         // Histories stored before positions and timelines existed read as having neither.
         List<AgentHistory.ScorePoint> timeline = new ArrayList<>();
-        node.path("timeline").forEach(p -> timeline.add(new AgentHistory.ScorePoint(
-                p.get("at").asString(), p.get("passed").asLong(), p.get("failed").asLong())));
-        return new AgentHistory(node.get("agent_id").asString(), node.get("passed").asLong(), node.get("failed").asLong(),
-                text(node, "first_verified_at"), text(node, "last_verified_at"), text(node, "last_result"), recent, timeline);
+        node.path("timeline")
+                .forEach(p -> timeline.add(new AgentHistory.ScorePoint(
+                        p.get("at").asString(),
+                        p.get("passed").asLong(),
+                        p.get("failed").asLong())));
+        return new AgentHistory(
+                node.get("agent_id").asString(),
+                node.get("passed").asLong(),
+                node.get("failed").asLong(),
+                text(node, "first_verified_at"),
+                text(node, "last_verified_at"),
+                text(node, "last_result"),
+                recent,
+                timeline);
     }
 
     private static String text(JsonNode node, String field) {

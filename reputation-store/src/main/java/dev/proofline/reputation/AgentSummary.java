@@ -8,8 +8,8 @@ import tools.jackson.databind.node.ObjectNode;
 /** One leaderboard row: an agent's counts and when it was last seen; the score follows from them. */
 public record AgentSummary(String agentId, long passed, long failed, String lastVerifiedAt, String lastResult) {
     /** Best first: higher trust score, then the longer record, then the id, so the order is total. */
-    public static final Comparator<AgentSummary> BEST_FIRST = Comparator
-            .comparingDouble(AgentSummary::trustScore).reversed()
+    public static final Comparator<AgentSummary> BEST_FIRST = Comparator.comparingDouble(AgentSummary::trustScore)
+            .reversed()
             .thenComparing(Comparator.comparingLong(AgentSummary::total).reversed())
             .thenComparing(AgentSummary::agentId);
 
@@ -39,7 +39,11 @@ public record AgentSummary(String agentId, long passed, long failed, String last
     }
 
     public static AgentSummary fromJson(JsonNode row) {
-        return new AgentSummary(row.get("agent_id").asString(), row.get("passed").asLong(), row.get("failed").asLong(),
-                row.path("last_verified_at").asString(null), row.path("last_result").asString(null));
+        return new AgentSummary(
+                row.get("agent_id").asString(),
+                row.get("passed").asLong(),
+                row.get("failed").asLong(),
+                row.path("last_verified_at").asString(null),
+                row.path("last_result").asString(null));
     }
 }

@@ -12,7 +12,12 @@ public record ReceiptPosition(int partition, long offset) {
     public static final class ReceiptPositionSerde implements Serde<ReceiptPosition> {
         @Override
         public Serializer<ReceiptPosition> serializer() {
-            return (topic, p) -> p == null ? null : ByteBuffer.allocate(12).putInt(p.partition()).putLong(p.offset()).array();
+            return (topic, p) -> p == null
+                    ? null
+                    : ByteBuffer.allocate(12)
+                            .putInt(p.partition())
+                            .putLong(p.offset())
+                            .array();
         }
 
         @Override

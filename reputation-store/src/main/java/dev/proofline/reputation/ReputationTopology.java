@@ -32,17 +32,20 @@ public final class ReputationTopology {
     /** verification id → where its receipt is in the receipts topic, kept for the configured retention. */
     public static final String RECEIPT_INDEX = "receipt-index";
 
-    private ReputationTopology() {
-    }
+    private ReputationTopology() {}
 
-    public static KTable<String, AgentHistory> addTo(StreamsBuilder builder, Topics topics,
-                                                     Serde<Receipt> receipts, Serde<ScoreUpdate> scores,
-                                                     Duration indexRetention) {
+    public static KTable<String, AgentHistory> addTo(
+            StreamsBuilder builder,
+            Topics topics,
+            Serde<Receipt> receipts,
+            Serde<ScoreUpdate> scores,
+            Duration indexRetention) {
         builder.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false),
-                Serdes.String(), new ReceiptPosition.ReceiptPositionSerde()));
-        KTable<String, AgentHistory> histories = builder
-                .stream(topics.receipts(), Consumed.with(Serdes.String(), receipts))
+                Serdes.String(),
+                new ReceiptPosition.ReceiptPositionSerde()));
+        KTable<String, AgentHistory> histories = builder.stream(
+                        topics.receipts(), Consumed.with(Serdes.String(), receipts))
                 .filter((key, receipt) -> receipt != null)
                 // Every receipt, test- agents too, is indexed by verification id; then only counted ones score.
                 .processValues(ReceiptPositions::new, RECEIPT_INDEX)
@@ -50,20 +53,22 @@ public final class ReputationTopology {
                 // Receipts are keyed by agent id whenever there is one (Receipts.key), so no repartition,
                 // and the grouping serde is never used.
                 .groupByKey(Grouped.<String, PositionedReceipt>with(Serdes.String(), null))
-                .aggregate(() -> null,
+                .aggregate(
+                        () -> null,
                         (agent, positioned, history) -> (history == null ? AgentHistory.empty(agent) : history)
                                 .with(positioned.receipt(), positioned.partition(), positioned.offset()),
                         Materialized.<String, AgentHistory, KeyValueStore<Bytes, byte[]>>as(STORE)
-                                .withKeySerde(Serdes.String()).withValueSerde(new AgentHistorySerde()));
-        histories.toStream()
+                                .withKeySerde(Serdes.String())
+                                .withValueSerde(new AgentHistorySerde()));
+        histories
+                .toStream()
                 .mapValues(ReputationTopology::scoreUpdate)
                 .to(topics.scores(), Produced.with(Serdes.String(), scores));
         return histories;
     }
 
     /** A receipt and where it sits in the receipts topic, so the dashboard can read it back. */
-    record PositionedReceipt(Receipt receipt, int partition, long offset) {
-    }
+    record PositionedReceipt(Receipt receipt, int partition, long offset) {}
 
     /**
      * Attaches the record's partition and offset, which the DSL's aggregator cannot see, and indexes
@@ -86,7 +91,8 @@ public final class ReputationTopology {
             int partition = metadata.map(m -> m.partition()).orElse(-1);
             long offset = metadata.map(m -> m.offset()).orElse(-1L);
             if (partition >= 0) {
-                index.put(record.value().getVerificationId(), new ReceiptPosition(partition, offset), record.timestamp());
+                index.put(
+                        record.value().getVerificationId(), new ReceiptPosition(partition, offset), record.timestamp());
             }
             context.forward(record.withValue(new PositionedReceipt(record.value(), partition, offset)));
         }

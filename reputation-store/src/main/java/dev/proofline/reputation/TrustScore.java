@@ -10,8 +10,7 @@ public final class TrustScore {
     public static final String METHOD = "wilson-lower-bound-95";
     private static final double Z = 1.959963984540054; // the 97.5th percentile of the standard normal
 
-    private TrustScore() {
-    }
+    private TrustScore() {}
 
     public static double of(long passed, long failed) {
         long n = passed + failed;

@@ -10,9 +10,19 @@ import org.junit.jupiter.api.Test;
 
 class AgentHistoryTest {
     private static Receipt receipt(int i, Instant at, String result) {
-        return Receipt.newBuilder().setVerificationId("id-" + i).setTaskId("t-" + i).setAgentId("seller").setResult(result)
-                .setVerifiedAt(at.toString().replace("Z", "") + "+00:00").setKeyVersion("v1")
-                .setOutputHash("o").setSchemaHash("s").setRulesHash("r").setCorrelationId(null).setSignedJson("{}").build();
+        return Receipt.newBuilder()
+                .setVerificationId("id-" + i)
+                .setTaskId("t-" + i)
+                .setAgentId("seller")
+                .setResult(result)
+                .setVerifiedAt(at.toString().replace("Z", "") + "+00:00")
+                .setKeyVersion("v1")
+                .setOutputHash("o")
+                .setSchemaHash("s")
+                .setRulesHash("r")
+                .setCorrelationId(null)
+                .setSignedJson("{}")
+                .build();
     }
 
     @Test
@@ -23,9 +33,13 @@ class AgentHistoryTest {
                 .with(receipt(2, second.plusMillis(300), "fail"), 0, 11)
                 .with(receipt(3, second.plusMillis(1000), "pass"), 0, 12);
         assertEquals(2, h.timeline().size());
-        assertEquals(new AgentHistory.ScorePoint(h.timeline().get(0).at(), 1, 1), h.timeline().get(0));
+        assertEquals(
+                new AgentHistory.ScorePoint(h.timeline().get(0).at(), 1, 1),
+                h.timeline().get(0));
         assertEquals(2, h.timeline().get(1).passed());
-        assertEquals(new AgentHistory.RecentReceipt("id-3", "pass", h.lastVerifiedAt(), 0, 12), h.recent().get(0));
+        assertEquals(
+                new AgentHistory.RecentReceipt("id-3", "pass", h.lastVerifiedAt(), 0, 12),
+                h.recent().get(0));
     }
 
     @Test
@@ -36,12 +50,15 @@ class AgentHistoryTest {
             h = h.with(receipt(i, start.plusSeconds(i), i % 4 == 0 ? "fail" : "pass"), 1, i);
         }
         List<AgentHistory.ScorePoint> points = h.timeline();
-        assertTrue(points.size() <= AgentHistory.TIMELINE && points.size() >= AgentHistory.TIMELINE / 2, "size " + points.size());
+        assertTrue(
+                points.size() <= AgentHistory.TIMELINE && points.size() >= AgentHistory.TIMELINE / 2,
+                "size " + points.size());
         assertEquals(new AgentHistory.ScorePoint(h.firstVerifiedAt(), 0, 1), points.get(0), "the first receipt stays");
         assertEquals(new AgentHistory.ScorePoint(h.lastVerifiedAt(), 750, 250), points.get(points.size() - 1));
         for (int i = 1; i < points.size(); i++) {
             assertTrue(points.get(i).at().compareTo(points.get(i - 1).at()) > 0, "times increase");
-            assertTrue(points.get(i).passed() + points.get(i).failed() > points.get(i - 1).passed() + points.get(i - 1).failed());
+            assertTrue(points.get(i).passed() + points.get(i).failed()
+                    > points.get(i - 1).passed() + points.get(i - 1).failed());
         }
         assertEquals(AgentHistory.RECENT, h.recent().size());
     }
@@ -57,14 +74,18 @@ class AgentHistoryTest {
         assertEquals(h, serde.deserializer().deserialize("agent-history-changelog", stored));
         byte[] earlier = AgentHistorySerde.toJson(h).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(h, serde.deserializer().deserialize("agent-history-changelog", earlier));
-        assertEquals(AgentHistory.empty("x"), serde.deserializer().deserialize("t", serde.serializer().serialize("t", AgentHistory.empty("x"))));
-        org.junit.jupiter.api.Assertions.assertThrows(org.apache.kafka.common.errors.SerializationException.class,
+        assertEquals(
+                AgentHistory.empty("x"),
+                serde.deserializer().deserialize("t", serde.serializer().serialize("t", AgentHistory.empty("x"))));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                org.apache.kafka.common.errors.SerializationException.class,
                 () -> serde.deserializer().deserialize("t", java.util.Arrays.copyOf(stored, stored.length / 2)));
     }
 
     @Test
     void theStoredFormRoundTripsAndOlderRecordsWithoutPositionsStillRead() {
-        AgentHistory h = AgentHistory.empty("seller").with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7);
+        AgentHistory h =
+                AgentHistory.empty("seller").with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7);
         assertEquals(h, AgentHistorySerde.fromJson(AgentHistorySerde.toJson(h)));
         var old = AgentHistorySerde.toJson(h);
         ((tools.jackson.databind.node.ObjectNode) old.get("recent").get(0)).remove(List.of("partition", "offset"));

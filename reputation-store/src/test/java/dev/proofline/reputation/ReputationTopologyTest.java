@@ -31,9 +31,19 @@ class ReputationTopologyTest {
     private final AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
 
     static Receipt receipt(int i, String agent, String result) {
-        return Receipt.newBuilder().setVerificationId("id-" + i).setTaskId("t-" + i).setAgentId(agent).setResult(result)
-                .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i)).setKeyVersion("v1")
-                .setOutputHash("o").setSchemaHash("s").setRulesHash("r").setCorrelationId(null).setSignedJson("{}").build();
+        return Receipt.newBuilder()
+                .setVerificationId("id-" + i)
+                .setTaskId("t-" + i)
+                .setAgentId(agent)
+                .setResult(result)
+                .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i))
+                .setKeyVersion("v1")
+                .setOutputHash("o")
+                .setSchemaHash("s")
+                .setRulesHash("r")
+                .setCorrelationId(null)
+                .setSignedJson("{}")
+                .build();
     }
 
     private TopologyTestDriver driver(String applicationId) {
@@ -57,7 +67,8 @@ class ReputationTopologyTest {
     }
 
     private Map<String, AgentHistory> fold(TopologyTestDriver driver) {
-        TestInputTopic<String, Receipt> in = driver.createInputTopic("receipts", new StringSerializer(), new ReceiptSerializer());
+        TestInputTopic<String, Receipt> in =
+                driver.createInputTopic("receipts", new StringSerializer(), new ReceiptSerializer());
         for (Receipt r : history()) {
             in.pipeInput(r.getAgentId() != null ? r.getAgentId() : r.getTaskId(), r);
         }
@@ -88,11 +99,15 @@ class ReputationTopologyTest {
             assertEquals("id-28", s0.recent().get(0).verificationId(), "newest first");
             assertEquals(15, s0.recent().size());
             // seller-0's receipts are inputs 0, 2, ..., 28 of one partition: id-28 is offset 28
-            assertEquals(new AgentHistory.RecentReceipt("id-28", "pass", s0.lastVerifiedAt(), 0, 28), s0.recent().get(0));
+            assertEquals(
+                    new AgentHistory.RecentReceipt("id-28", "pass", s0.lastVerifiedAt(), 0, 28),
+                    s0.recent().get(0));
             assertEquals(15, s0.timeline().size(), "one point per second");
 
-            TestOutputTopic<String, ScoreUpdate> updates = driver.createOutputTopic(Topics.DEFAULT_SCORES,
-                    new StringDeserializer(), (topic, bytes) -> scores.deserializer().deserialize(topic, bytes));
+            TestOutputTopic<String, ScoreUpdate> updates = driver.createOutputTopic(
+                    Topics.DEFAULT_SCORES,
+                    new StringDeserializer(),
+                    (topic, bytes) -> scores.deserializer().deserialize(topic, bytes));
             List<KeyValue<String, ScoreUpdate>> published = updates.readKeyValuesToList();
             assertEquals(30, published.size(), "one score update per counted receipt");
             ScoreUpdate last = published.get(published.size() - 1).value;
@@ -107,13 +122,16 @@ class ReputationTopologyTest {
             fold(driver);
             org.apache.kafka.streams.state.WindowStore<String, ReceiptPosition> index =
                     driver.getWindowStore(ReputationTopology.RECEIPT_INDEX);
-            for (var expected : Map.of("id-0", 0L, "id-28", 28L, "id-40", 30L, "id-41", 31L).entrySet()) {
-                try (var found = index.fetch(expected.getKey(), Instant.EPOCH, Instant.now().plusSeconds(86_400))) {
+            for (var expected :
+                    Map.of("id-0", 0L, "id-28", 28L, "id-40", 30L, "id-41", 31L).entrySet()) {
+                try (var found = index.fetch(
+                        expected.getKey(), Instant.EPOCH, Instant.now().plusSeconds(86_400))) {
                     assertTrue(found.hasNext(), expected.getKey());
                     assertEquals(new ReceiptPosition(0, expected.getValue()), found.next().value, expected.getKey());
                 }
             }
-            try (var none = index.fetch("id-unknown", Instant.EPOCH, Instant.now().plusSeconds(86_400))) {
+            try (var none =
+                    index.fetch("id-unknown", Instant.EPOCH, Instant.now().plusSeconds(86_400))) {
                 assertFalse(none.hasNext());
             }
         }

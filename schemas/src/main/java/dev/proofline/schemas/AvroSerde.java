@@ -1,5 +1,7 @@
 package dev.proofline.schemas;
 
+import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.schemas.avro.ScoreUpdate;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,8 +16,6 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
-import dev.proofline.schemas.avro.Receipt;
-import dev.proofline.schemas.avro.ScoreUpdate;
 import org.apache.avro.util.ClassSecurityValidator;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -30,8 +30,12 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     static {
         // Avro refuses to load record classes it was not told to trust; these are ours.
-        ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(ClassSecurityValidator.getGlobal(),
-                ClassSecurityValidator.builder().add(Receipt.class).add(ScoreUpdate.class).build()));
+        ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(
+                ClassSecurityValidator.getGlobal(),
+                ClassSecurityValidator.builder()
+                        .add(Receipt.class)
+                        .add(ScoreUpdate.class)
+                        .build()));
     }
 
     private final SchemaRegistryClient registry;
@@ -78,10 +82,11 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
 
     public T deserialize(byte[] framed) {
         int id = ConfluentWireFormat.schemaId(framed);
-        SpecificDatumReader<T> reader = readerById.computeIfAbsent(id,
-                i -> new SpecificDatumReader<>(registry.schemaById(i), readerSchema));
-        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(framed, ConfluentWireFormat.HEADER_SIZE,
-                framed.length - ConfluentWireFormat.HEADER_SIZE, null);
+        SpecificDatumReader<T> reader =
+                readerById.computeIfAbsent(id, i -> new SpecificDatumReader<>(registry.schemaById(i), readerSchema));
+        BinaryDecoder decoder = DecoderFactory.get()
+                .binaryDecoder(
+                        framed, ConfluentWireFormat.HEADER_SIZE, framed.length - ConfluentWireFormat.HEADER_SIZE, null);
         try {
             return reader.read(null, decoder);
         } catch (IOException e) {

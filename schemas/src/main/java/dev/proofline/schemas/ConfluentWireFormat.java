@@ -10,8 +10,7 @@ public final class ConfluentWireFormat {
     public static final byte MAGIC = 0;
     public static final int HEADER_SIZE = 5;
 
-    private ConfluentWireFormat() {
-    }
+    private ConfluentWireFormat() {}
 
     static void writeHeader(ByteBuffer out, int schemaId) {
         out.put(MAGIC).putInt(schemaId);
@@ -20,7 +19,8 @@ public final class ConfluentWireFormat {
     /** The schema id of a framed value; refuses anything that is not Confluent-framed. */
     static int schemaId(byte[] framed) {
         if (framed == null || framed.length < HEADER_SIZE || framed[0] != MAGIC) {
-            throw new IllegalArgumentException("not a Confluent wire-format value (magic byte 0 and a 4-byte schema id)");
+            throw new IllegalArgumentException(
+                    "not a Confluent wire-format value (magic byte 0 and a 4-byte schema id)");
         }
         return ByteBuffer.wrap(framed, 1, 4).getInt();
     }

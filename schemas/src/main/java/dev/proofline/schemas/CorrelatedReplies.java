@@ -132,7 +132,12 @@ public final class CorrelatedReplies implements AutoCloseable {
             everyRecord.accept(reply);
         } catch (RuntimeException e) {
             // One listener's fault must not stop every caller's replies.
-            LOG.warn("a reply listener failed on {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.toString());
+            LOG.warn(
+                    "a reply listener failed on {}-{}@{}: {}",
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    e.toString());
         }
         CompletableFuture<Reply> caller = correlationId == null ? null : waiting.remove(correlationId);
         if (caller != null) {

@@ -43,8 +43,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One registered version of a subject. */
-    public record Version(String subject, int version, int id, String schema) {
-    }
+    public record Version(String subject, int version, int id, String schema) {}
 
     private final Map<String, List<Version>> subjects = new TreeMap<>();
     private final Map<Integer, String> schemaById = new HashMap<>();
@@ -58,10 +57,13 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     public static RegistryStore open(Map<String, Object> client, Optional<Short> replicationFactor) {
         try (Admin admin = Admin.create(client)) {
             admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), replicationFactor)
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)))).all().get();
+                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
+                    .all()
+                    .get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create " + TOPIC + ": " + e.getCause().getMessage(), e);
+                throw new IllegalStateException(
+                        "cannot create " + TOPIC + ": " + e.getCause().getMessage(), e);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -70,8 +72,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         Map<String, Object> producerConfig = new HashMap<>(client);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        RegistryStore store = new RegistryStore(
-                new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer()));
+        RegistryStore store =
+                new RegistryStore(new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer()));
         store.replay(client);
         return store;
     }
@@ -81,7 +83,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         TopicPartition partition = new TopicPartition(TOPIC, 0);
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
@@ -89,8 +92,11 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
                     if (record.value() != null) {
                         JsonNode v = JSON.readTree(record.value());
-                        remember(new Version(v.get("subject").asString(), v.get("version").asInt(),
-                                v.get("id").asInt(), v.get("schema").asString()));
+                        remember(new Version(
+                                v.get("subject").asString(),
+                                v.get("version").asInt(),
+                                v.get("id").asInt(),
+                                v.get("schema").asString()));
                     }
                 }
             }
@@ -107,21 +113,36 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             }
         }
         if (!versions.isEmpty() && !compatible(schema, versions.get(versions.size() - 1))) {
-            throw new SchemaRegistryException(40901, "Schema being registered is incompatible with an earlier schema for subject \""
-                    + subject + "\" (compatibility " + COMPATIBILITY + ")");
+            throw new SchemaRegistryException(
+                    40901,
+                    "Schema being registered is incompatible with an earlier schema for subject \"" + subject
+                            + "\" (compatibility " + COMPATIBILITY + ")");
         }
-        int id = schemaById.entrySet().stream().filter(e -> e.getValue().equals(canonical)).mapToInt(Map.Entry::getKey)
-                .findFirst().orElse(schemaById.keySet().stream().mapToInt(Integer::intValue).max().orElse(0) + 1);
+        int id = schemaById.entrySet().stream()
+                .filter(e -> e.getValue().equals(canonical))
+                .mapToInt(Map.Entry::getKey)
+                .findFirst()
+                .orElse(schemaById.keySet().stream()
+                                .mapToInt(Integer::intValue)
+                                .max()
+                                .orElse(0)
+                        + 1);
         Version created = new Version(subject, versions.size() + 1, id, canonical);
-        String value = JSON.createObjectNode().put("subject", subject).put("version", created.version())
-                .put("id", id).put("schema", canonical).toString();
+        String value = JSON.createObjectNode()
+                .put("subject", subject)
+                .put("version", created.version())
+                .put("id", id)
+                .put("schema", canonical)
+                .toString();
         try {
-            producer.send(new ProducerRecord<>(TOPIC, subject + "/" + created.version(), value)).get();
+            producer.send(new ProducerRecord<>(TOPIC, subject + "/" + created.version(), value))
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException(50001, "interrupted while storing the schema");
         } catch (ExecutionException e) {
-            throw new SchemaRegistryException(50001, "could not store the schema: " + e.getCause().getMessage());
+            throw new SchemaRegistryException(
+                    50001, "could not store the schema: " + e.getCause().getMessage());
         }
         remember(created);
         return created;
@@ -158,7 +179,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 return versions.get(n - 1);
             }
         } catch (NumberFormatException e) {
-            throw new SchemaRegistryException(42202, "The specified version '" + version + "' is not a valid version id.");
+            throw new SchemaRegistryException(
+                    42202, "The specified version '" + version + "' is not a valid version id.");
         }
         throw new SchemaRegistryException(40402, "Version " + version + " not found.");
     }
@@ -196,7 +218,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     private static boolean compatible(Schema candidate, Version latest) {
         // BACKWARD: consumers on the new schema can read data written with the latest one.
-        return SchemaCompatibility.checkReaderWriterCompatibility(candidate, parse(latest.schema())).getType()
+        return SchemaCompatibility.checkReaderWriterCompatibility(candidate, parse(latest.schema()))
+                        .getType()
                 == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
     }
 

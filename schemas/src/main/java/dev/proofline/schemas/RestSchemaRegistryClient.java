@@ -24,7 +24,8 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final String baseUrl;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final Map<String, Integer> registered = new ConcurrentHashMap<>();
     private final Map<Integer, Schema> byId = new ConcurrentHashMap<>();
 
@@ -35,7 +36,8 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     @Override
     public int register(String subject, Schema schema) {
         return registered.computeIfAbsent(subject + "\n" + schema, key -> {
-            String body = JSON.createObjectNode().put("schema", schema.toString()).toString();
+            String body =
+                    JSON.createObjectNode().put("schema", schema.toString()).toString();
             JsonNode answer = call(HttpRequest.newBuilder(uri("/subjects/" + encode(subject) + "/versions"))
                     .POST(HttpRequest.BodyPublishers.ofString(body)));
             int id = answer.get("id").asInt();
@@ -47,24 +49,31 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     @Override
     public Schema schemaById(int id) {
         return byId.computeIfAbsent(id, i -> {
-            JsonNode answer = call(HttpRequest.newBuilder(uri("/schemas/ids/" + i)).GET());
+            JsonNode answer =
+                    call(HttpRequest.newBuilder(uri("/schemas/ids/" + i)).GET());
             return new Schema.Parser().parse(answer.get("schema").asString());
         });
     }
 
     private JsonNode call(HttpRequest.Builder request) {
         try {
-            HttpResponse<String> response = http.send(request.header("Content-Type", CONTENT_TYPE)
-                    .header("Accept", CONTENT_TYPE).timeout(Duration.ofSeconds(10)).build(),
+            HttpResponse<String> response = http.send(
+                    request.header("Content-Type", CONTENT_TYPE)
+                            .header("Accept", CONTENT_TYPE)
+                            .timeout(Duration.ofSeconds(10))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             JsonNode body = JSON.readTree(response.body());
             if (response.statusCode() / 100 != 2) {
-                throw new SchemaRegistryException(body.path("error_code").asInt(response.statusCode() * 100),
-                        "schema registry answered " + response.statusCode() + ": " + body.path("message").asString(""));
+                throw new SchemaRegistryException(
+                        body.path("error_code").asInt(response.statusCode() * 100),
+                        "schema registry answered " + response.statusCode() + ": "
+                                + body.path("message").asString(""));
             }
             return body;
         } catch (IOException e) {
-            throw new SchemaRegistryException(50003, "schema registry at " + baseUrl + " unreachable: " + e.getMessage());
+            throw new SchemaRegistryException(
+                    50003, "schema registry at " + baseUrl + " unreachable: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException(50003, "interrupted calling the schema registry");

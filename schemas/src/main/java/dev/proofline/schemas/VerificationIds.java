@@ -9,10 +9,10 @@ import java.util.UUID;
  * transactions can de-duplicate on it.
  */
 public final class VerificationIds {
-    private VerificationIds() {
-    }
+    private VerificationIds() {}
 
     public static UUID of(String topic, int partition, long offset) {
-        return UUID.nameUUIDFromBytes(("proofline:" + topic + "/" + partition + "/" + offset).getBytes(StandardCharsets.UTF_8));
+        return UUID.nameUUIDFromBytes(
+                ("proofline:" + topic + "/" + partition + "/" + offset).getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -43,9 +43,10 @@ class CorrelatedRepliesTest {
         return new CorrelatedReplies(consumer, TOPICS, deadLetters, seen::add, "test-replies");
     }
 
-    private static ConsumerRecord<byte[], byte[]> record(TopicPartition at, long offset, String correlationId, String value) {
-        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
-                at.topic(), at.partition(), offset, null, value.getBytes(StandardCharsets.UTF_8));
+    private static ConsumerRecord<byte[], byte[]> record(
+            TopicPartition at, long offset, String correlationId, String value) {
+        ConsumerRecord<byte[], byte[]> record =
+                new ConsumerRecord<>(at.topic(), at.partition(), offset, null, value.getBytes(StandardCharsets.UTF_8));
         if (correlationId != null) {
             record.headers().add(Headers.CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
         }
@@ -55,7 +56,8 @@ class CorrelatedRepliesTest {
     @Test
     void aWaitingCallerGetsTheReceiptCarryingItsCorrelationId() throws Exception {
         replies = start(true, List.of(RECEIPTS, DEAD_LETTERS));
-        assertEquals(List.of(RECEIPTS, DEAD_LETTERS).size(), consumer.assignment().size(), "assigned before returning");
+        assertEquals(
+                List.of(RECEIPTS, DEAD_LETTERS).size(), consumer.assignment().size(), "assigned before returning");
         CompletableFuture<CorrelatedReplies.Reply> mine = replies.expect("c-1");
         CompletableFuture<CorrelatedReplies.Reply> other = replies.expect("c-2");
         consumer.schedulePollTask(() -> {
@@ -89,9 +91,14 @@ class CorrelatedRepliesTest {
     void aCallerWhoForgetsIsNotCompletedAndAFailingListenerStopsNothing() throws Exception {
         consumer.updateEndOffsets(Map.of(RECEIPTS, 0L));
         consumer.schedulePollTask(() -> consumer.rebalance(List.of(RECEIPTS)));
-        replies = new CorrelatedReplies(consumer, TOPICS, false, r -> {
-            throw new IllegalStateException("listener fault");
-        }, "test-replies");
+        replies = new CorrelatedReplies(
+                consumer,
+                TOPICS,
+                false,
+                r -> {
+                    throw new IllegalStateException("listener fault");
+                },
+                "test-replies");
         CompletableFuture<CorrelatedReplies.Reply> gaveUp = replies.expect("c-1");
         replies.forget("c-1");
         CompletableFuture<CorrelatedReplies.Reply> later = replies.expect("c-2");

@@ -7,12 +7,10 @@ package dev.proofline.topology;
 public interface PipelineListener {
     PipelineListener NONE = new PipelineListener() {
         @Override
-        public void verified(String result, long nanos) {
-        }
+        public void verified(String result, long nanos) {}
 
         @Override
-        public void deadLettered(String errorCode) {
-        }
+        public void deadLettered(String errorCode) {}
     };
 
     /** A receipt was signed; {@code nanos} is the time spent verifying and signing it. */

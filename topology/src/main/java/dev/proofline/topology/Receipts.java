@@ -7,8 +7,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** A signed receipt as a topic record: routing fields beside the exact signed JSON. */
 public final class Receipts {
-    private Receipts() {
-    }
+    private Receipts() {}
 
     public static Receipt toRecord(ObjectNode signed, String correlationId) {
         return Receipt.newBuilder()
@@ -17,7 +16,9 @@ public final class Receipts {
                 .setAgentId(text(signed, ReceiptFields.AGENT_ID))
                 .setResult(text(signed, ReceiptFields.RESULT))
                 .setVerifiedAt(text(signed, ReceiptFields.VERIFIED_AT))
-                .setKeyVersion(signed.get(ReceiptFields.ATTESTATION).get(ReceiptFields.KEY_VERSION).asString())
+                .setKeyVersion(signed.get(ReceiptFields.ATTESTATION)
+                        .get(ReceiptFields.KEY_VERSION)
+                        .asString())
                 .setOutputHash(text(signed, ReceiptFields.OUTPUT_HASH))
                 .setSchemaHash(text(signed, ReceiptFields.SCHEMA_HASH))
                 .setRulesHash(text(signed, ReceiptFields.RULES_HASH))

@@ -26,23 +26,25 @@ public final class VerificationTopology {
     static final String RECEIPTS_SINK = "receipts-sink";
     static final String DEAD_LETTER_SINK = "dead-letter-sink";
 
-    private VerificationTopology() {
-    }
+    private VerificationTopology() {}
 
-    public static Topology build(Topics topics, VerificationEngine engine, Serde<Receipt> receiptSerde,
-                                 Clock clock) {
+    public static Topology build(Topics topics, VerificationEngine engine, Serde<Receipt> receiptSerde, Clock clock) {
         return addTo(new Topology(), topics, engine, receiptSerde, clock, PipelineListener.NONE);
     }
 
     /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
     @SuppressWarnings("unchecked")
-    public static Topology addTo(Topology topology, Topics topics, VerificationEngine engine,
-                                 Serde<Receipt> receiptSerde, Clock clock, PipelineListener listener) {
+    public static Topology addTo(
+            Topology topology,
+            Topics topics,
+            VerificationEngine engine,
+            Serde<Receipt> receiptSerde,
+            Clock clock,
+            PipelineListener listener) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();
         Serializer<Object> bytes = (Serializer<Object>) (Serializer<?>) new ByteArraySerializer();
-        return topology
-                .addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
+        return topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
                 .addProcessor(VERIFY, new VerifyProcessorSupplier(engine, clock, listener), SOURCE)
                 .addSink(RECEIPTS_SINK, topics.receipts(), keys, receipts, VERIFY)
                 .addSink(DEAD_LETTER_SINK, topics.deadLetter(), bytes, bytes, VERIFY);

@@ -1,7 +1,7 @@
 package dev.proofline.topology;
 
-import dev.proofline.contract.Headers;
 import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.Headers;
 import dev.proofline.engine.ParseOutcome;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.VerificationIds;
@@ -56,11 +56,21 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         UUID id = VerificationIds.of(source.topic(), source.partition(), source.offset());
         Receipt receipt;
         try {
-            receipt = Receipts.toRecord(engine.verify(((ParseOutcome.Valid) outcome).request(), id, clock.instant()),
+            receipt = Receipts.toRecord(
+                    engine.verify(((ParseOutcome.Valid) outcome).request(), id, clock.instant()),
                     header(request, Headers.CORRELATION_ID));
         } catch (RuntimeException e) {
-            LOG.warn("verification failed at {}-{}@{}: {}", source.topic(), source.partition(), source.offset(), e.toString());
-            deadLetter(request, value, source, ErrorDocument.verificationFailed(e.getClass().getSimpleName()));
+            LOG.warn(
+                    "verification failed at {}-{}@{}: {}",
+                    source.topic(),
+                    source.partition(),
+                    source.offset(),
+                    e.toString());
+            deadLetter(
+                    request,
+                    value,
+                    source,
+                    ErrorDocument.verificationFailed(e.getClass().getSimpleName()));
             return;
         }
         listener.verified(receipt.getResult(), System.nanoTime() - started);
@@ -68,7 +78,8 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         if (receipt.getCorrelationId() != null) {
             headers.add(Headers.CORRELATION_ID, receipt.getCorrelationId().getBytes(StandardCharsets.UTF_8));
         }
-        context.forward(new Record<Object, Object>(Receipts.key(receipt), receipt, request.timestamp(), headers),
+        context.forward(
+                new Record<Object, Object>(Receipts.key(receipt), receipt, request.timestamp(), headers),
                 VerificationTopology.RECEIPTS_SINK);
     }
 
@@ -76,12 +87,17 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         RecordHeaders headers = new RecordHeaders(request.headers().toArray());
         headers.add(Headers.ORIGINAL_VALUE, value);
         headers.add(Headers.SOURCE_TOPIC, source.topic().getBytes(StandardCharsets.UTF_8));
-        headers.add(Headers.SOURCE_PARTITION, ByteBuffer.allocate(4).putInt(source.partition()).array());
-        headers.add(Headers.SOURCE_OFFSET, ByteBuffer.allocate(8).putLong(source.offset()).array());
+        headers.add(
+                Headers.SOURCE_PARTITION,
+                ByteBuffer.allocate(4).putInt(source.partition()).array());
+        headers.add(
+                Headers.SOURCE_OFFSET,
+                ByteBuffer.allocate(8).putLong(source.offset()).array());
         headers.add(Headers.ERROR_CODE, error.code().code().getBytes(StandardCharsets.UTF_8));
         listener.deadLettered(error.code().code());
         byte[] document = error.toJson().toString().getBytes(StandardCharsets.UTF_8);
-        context.forward(new Record<Object, Object>(request.key(), document, request.timestamp(), headers),
+        context.forward(
+                new Record<Object, Object>(request.key(), document, request.timestamp(), headers),
                 VerificationTopology.DEAD_LETTER_SINK);
     }
 

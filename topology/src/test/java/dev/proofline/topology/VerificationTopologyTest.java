@@ -1,7 +1,5 @@
 package dev.proofline.topology;
 
-import dev.proofline.contract.Headers;
-import dev.proofline.contract.Topics;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +11,8 @@ import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.SigningKey;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.Headers;
+import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.AvroSerde;
@@ -64,7 +64,8 @@ class VerificationTopologyTest {
         driver = new TopologyTestDriver(VerificationTopology.build(TOPICS, engine, serde, clock), props);
         input = driver.createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer());
         receipts = driver.createOutputTopic(TOPICS.receipts(), new StringDeserializer(), serde.deserializer());
-        deadLetters = driver.createOutputTopic(TOPICS.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        deadLetters =
+                driver.createOutputTopic(TOPICS.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @AfterEach
@@ -96,10 +97,14 @@ class VerificationTopologyTest {
         Receipt receipt = record.value();
         assertEquals("fail", receipt.getResult());
         assertEquals("corr-42", receipt.getCorrelationId());
-        assertEquals("corr-42", new String(record.headers().lastHeader(Headers.CORRELATION_ID).value(), StandardCharsets.UTF_8));
+        assertEquals(
+                "corr-42",
+                new String(record.headers().lastHeader(Headers.CORRELATION_ID).value(), StandardCharsets.UTF_8));
         assertEquals(VerificationIds.of(TOPICS.input(), 0, 0).toString(), receipt.getVerificationId());
         JsonNode signed = StrictJson.parse(receipt.getSignedJson());
-        assertTrue(new ReceiptVerifier(keys.trustedKeys()).verifySignature(signed, AttestationContext.VERIFY).valid());
+        assertTrue(new ReceiptVerifier(keys.trustedKeys())
+                .verifySignature(signed, AttestationContext.VERIFY)
+                .valid());
         assertEquals(receipt.getOutputHash(), signed.get("output_hash").asString());
         assertEquals("2026-11-29T12:00:00.000000+00:00", receipt.getVerifiedAt());
     }
@@ -133,24 +138,49 @@ class VerificationTopologyTest {
         JsonNode error = StrictJson.parse(dead.value());
         assertEquals("invalid_request", error.get("code").asString());
         assertEquals("body", error.get("fields").get(0).get("field").asString());
-        assertArrayEquals(bytes("not json {"), dead.headers().lastHeader(Headers.ORIGINAL_VALUE).value());
+        assertArrayEquals(
+                bytes("not json {"),
+                dead.headers().lastHeader(Headers.ORIGINAL_VALUE).value());
         assertEquals(TOPICS.input(), header(dead, Headers.SOURCE_TOPIC));
-        assertEquals(0, ByteBuffer.wrap(dead.headers().lastHeader(Headers.SOURCE_PARTITION).value()).getInt());
-        assertEquals(1L, ByteBuffer.wrap(dead.headers().lastHeader(Headers.SOURCE_OFFSET).value()).getLong());
+        assertEquals(
+                0,
+                ByteBuffer.wrap(dead.headers()
+                                .lastHeader(Headers.SOURCE_PARTITION)
+                                .value())
+                        .getInt());
+        assertEquals(
+                1L,
+                ByteBuffer.wrap(dead.headers().lastHeader(Headers.SOURCE_OFFSET).value())
+                        .getLong());
         assertEquals("invalid_request", header(dead, Headers.ERROR_CODE));
     }
 
     @Test
     void missingFieldAndUnknownRuleTypeAreDeadLetteredWithTheirFields() {
         input.pipeInput(bytes("{\"task_id\":\"t\",\"submitted_output\":{}}"));
-        assertEquals("expected_schema", StrictJson.parse(onlyDeadLetter().value()).get("fields").get(0).get("field").asString());
-        input.pipeInput(bytes("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"avg\",\"field\":\"a\"}]}"));
-        assertEquals("rules[0].type", StrictJson.parse(onlyDeadLetter().value()).get("fields").get(0).get("field").asString());
+        assertEquals(
+                "expected_schema",
+                StrictJson.parse(onlyDeadLetter().value())
+                        .get("fields")
+                        .get(0)
+                        .get("field")
+                        .asString());
+        input.pipeInput(
+                bytes(
+                        "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\"rules\":[{\"type\":\"avg\",\"field\":\"a\"}]}"));
+        assertEquals(
+                "rules[0].type",
+                StrictJson.parse(onlyDeadLetter().value())
+                        .get("fields")
+                        .get(0)
+                        .get("field")
+                        .asString());
     }
 
     @Test
     void oversizeRecordIsDeadLetteredAsPayloadTooLarge() {
-        byte[] big = bytes("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\"" + "x".repeat(SIZE_LIMIT) + "\"}");
+        byte[] big = bytes(
+                "{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":\"" + "x".repeat(SIZE_LIMIT) + "\"}");
         input.pipeInput(big);
         TestRecord<byte[], byte[]> dead = onlyDeadLetter();
         assertEquals("payload_too_large", header(dead, Headers.ERROR_CODE));

@@ -29,11 +29,16 @@ public final class DiscoveryRoutes implements RouteGroup {
     public void mount(JavalinConfig cfg) {
         cfg.routes.get("/.well-known/agent-card.json", ctx -> json(ctx, 200, documents.agentCard()));
         cfg.routes.get("/.well-known/agent.json", ctx -> json(ctx, 200, documents.agentCard()));
-        cfg.routes.get("/.well-known/api-catalog", ctx -> ctx.contentType("application/linkset+json")
-                .result(documents.apiCatalog().toString()));
+        cfg.routes.get(
+                "/.well-known/api-catalog",
+                ctx -> ctx.contentType("application/linkset+json")
+                        .result(documents.apiCatalog().toString()));
         cfg.routes.get("/openapi.json", ctx -> json(ctx, 200, documents.openApi()));
-        cfg.routes.get("/docs", ctx -> ctx.contentType("text/html; charset=utf-8").result(documents.docsHtml()));
-        cfg.routes.get("/llms.txt", ctx -> ctx.contentType("text/plain; charset=utf-8").result(documents.llmsTxt(maxRequestBytes)));
+        cfg.routes.get(
+                "/docs", ctx -> ctx.contentType("text/html; charset=utf-8").result(documents.docsHtml()));
+        cfg.routes.get(
+                "/llms.txt",
+                ctx -> ctx.contentType("text/plain; charset=utf-8").result(documents.llmsTxt(maxRequestBytes)));
         cfg.routes.get("/health", this::health);
         cfg.routes.get("/", ctx -> {
             String accept = ctx.header("Accept");
@@ -62,8 +67,11 @@ public final class DiscoveryRoutes implements RouteGroup {
         // Which partitions this instance processes now: how an operator sees the work shared out.
         ObjectNode assigned = body.putObject("assigned_partitions");
         Map<String, java.util.TreeSet<Integer>> byTopic = new TreeMap<>();
-        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task -> task.topicPartitions()
-                .forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new java.util.TreeSet<>()).add(tp.partition()))));
+        streams.metadataForLocalThreads()
+                .forEach(thread -> thread.activeTasks()
+                        .forEach(task -> task.topicPartitions()
+                                .forEach(tp -> byTopic.computeIfAbsent(tp.topic(), t -> new java.util.TreeSet<>())
+                                        .add(tp.partition()))));
         byTopic.forEach((topic, partitions) -> {
             var list = assigned.putArray(topic);
             partitions.forEach(list::add);
@@ -74,5 +82,4 @@ public final class DiscoveryRoutes implements RouteGroup {
     private static void json(Context ctx, int status, ObjectNode body) {
         ctx.status(status).contentType("application/json").result(body.toString());
     }
-
 }

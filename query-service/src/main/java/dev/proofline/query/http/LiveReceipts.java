@@ -1,6 +1,8 @@
 package dev.proofline.query.http;
 
+import dev.proofline.query.discovery.DiscoveryDocuments;
 import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.avro.Receipt;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.sse.SseClient;
@@ -12,8 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import dev.proofline.query.discovery.DiscoveryDocuments;
-import dev.proofline.schemas.CorrelatedReplies;
 import java.util.function.Consumer;
 
 /**
@@ -32,6 +32,7 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     private final AvroSerde<Receipt> receipts;
     /** The newest records as read, decoded only when sent: most receipts are counted, never shown. */
     private final ArrayDeque<byte[]> newest = new ArrayDeque<>(PER_TICK);
+
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "proofline-live-feed");
         t.setDaemon(true);

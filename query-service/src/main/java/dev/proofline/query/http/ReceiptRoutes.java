@@ -46,10 +46,13 @@ public final class ReceiptRoutes implements RouteGroup {
     private void localPosition(Context ctx) {
         Optional<ReceiptPosition> position = index.findLocally(ctx.pathParam("verification_id"));
         if (position.isPresent()) {
-            Responses.json(ctx, StrictJson.NODES.objectNode()
-                    .put("partition", position.get().partition())
-                    .put("offset", position.get().offset())
-                    .toString());
+            Responses.json(
+                    ctx,
+                    StrictJson.NODES
+                            .objectNode()
+                            .put("partition", position.get().partition())
+                            .put("offset", position.get().offset())
+                            .toString());
         } else {
             ctx.status(404);
         }

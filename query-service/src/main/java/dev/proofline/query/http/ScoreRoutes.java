@@ -22,7 +22,8 @@ public final class ScoreRoutes implements RouteGroup {
     @Override
     public void mount(JavalinConfig cfg) {
         cfg.routes.get("/score/{agent_id}", ctx -> Responses.send(ctx, queries.score(ctx.pathParam("agent_id"))));
-        cfg.routes.get("/reputation/{agent_id}", ctx -> Responses.send(ctx, queries.reputation(ctx.pathParam("agent_id"))));
+        cfg.routes.get(
+                "/reputation/{agent_id}", ctx -> Responses.send(ctx, queries.reputation(ctx.pathParam("agent_id"))));
         cfg.routes.get("/score/", ctx -> Responses.send(ctx, queries.score("")));
         cfg.routes.get("/reputation/", ctx -> Responses.send(ctx, queries.reputation("")));
         cfg.routes.get(RoutedAgentHistories.INTERNAL_PATH + "{agent_id}", this::internalHistory);
@@ -37,5 +38,4 @@ public final class ScoreRoutes implements RouteGroup {
             ctx.status(404);
         }
     }
-
 }

@@ -2,10 +2,10 @@ package dev.proofline.query.mcp;
 
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.query.Answer;
+import dev.proofline.query.http.RouteGroup;
 import dev.proofline.query.score.ScoreQueries;
 import dev.proofline.query.verify.VerificationFrontDoor;
 import dev.proofline.reputation.query.NotQueryableException;
-import dev.proofline.query.http.RouteGroup;
 import io.javalin.config.JavalinConfig;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
@@ -31,16 +31,23 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
     private final HttpServletStreamableServerTransportProvider transport;
     private final McpSyncServer server;
 
-    public McpEndpoint(VerificationFrontDoor verification, ScoreQueries scores, String version,
-                       List<String> allowedOrigins, List<String> allowedHosts) {
+    public McpEndpoint(
+            VerificationFrontDoor verification,
+            ScoreQueries scores,
+            String version,
+            List<String> allowedOrigins,
+            List<String> allowedHosts) {
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(PATH)
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
-                        .allowedOrigins(allowedOrigins).allowedHosts(allowedHosts).build())
+                        .allowedOrigins(allowedOrigins)
+                        .allowedHosts(allowedHosts)
+                        .build())
                 .build();
         this.server = McpServer.sync(transport)
                 .serverInfo("Proofline", version)
-                .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+                .capabilities(
+                        McpSchema.ServerCapabilities.builder().tools(false).build())
                 .tools(verifySchema(verification), verificationRecord(scores))
                 .build();
     }
@@ -62,8 +69,11 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                         + "task_id, expected_schema and submitted_output are required.")
                 // No "required" here: Proofline checks the request itself, so a caller always gets the
                 // section 6 error document naming each field, not the SDK's own validation message.
-                .inputSchema(Map.of("type", "object",
-                        "properties", Map.of(
+                .inputSchema(Map.of(
+                        "type",
+                        "object",
+                        "properties",
+                        Map.of(
                                 "task_id", Map.of("type", "string"),
                                 "agent_id", Map.of("type", List.of("string", "null")),
                                 "expected_schema", Map.of("type", "object"),
@@ -74,36 +84,54 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                                 "strict_content_check", Map.of("type", "boolean"),
                                 "detail", Map.of("enum", List.of("full", "compact")))))
                 .build();
-        return SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
-            byte[] body = StrictJson.MAPPER.writeValueAsBytes(request.arguments() == null ? Map.of() : request.arguments());
-            try {
-                return result(verification.verify(body));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // shutting down
-                return result(Answer.notReady());
-            }
-        }).build();
+        return SyncToolSpecification.builder()
+                .tool(tool)
+                .callHandler((exchange, request) -> {
+                    byte[] body = StrictJson.MAPPER.writeValueAsBytes(
+                            request.arguments() == null ? Map.of() : request.arguments());
+                    try {
+                        return result(verification.verify(body));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt(); // shutting down
+                        return result(Answer.notReady());
+                    }
+                })
+                .build();
     }
 
     private static SyncToolSpecification verificationRecord(ScoreQueries scores) {
         McpSchema.Tool tool = McpSchema.Tool.builder()
                 .name("get_verification_record")
-                .description("The agent's trust score, signed with the trust-score context (reason no_data when it has no history).")
-                .inputSchema(Map.of("type", "object", "required", List.of("agent_id"),
-                        "properties", Map.of("agent_id", Map.of("type", "string"))))
+                .description(
+                        "The agent's trust score, signed with the trust-score context (reason no_data when it has no history).")
+                .inputSchema(Map.of(
+                        "type",
+                        "object",
+                        "required",
+                        List.of("agent_id"),
+                        "properties",
+                        Map.of("agent_id", Map.of("type", "string"))))
                 .build();
-        return SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
-            Object agentId = request.arguments() == null ? null : request.arguments().get("agent_id");
-            try {
-                return result(scores.score(agentId == null ? "" : agentId.toString()));
-            } catch (NotQueryableException e) {
-                return result(Answer.notReady());
-            }
-        }).build();
+        return SyncToolSpecification.builder()
+                .tool(tool)
+                .callHandler((exchange, request) -> {
+                    Object agentId = request.arguments() == null
+                            ? null
+                            : request.arguments().get("agent_id");
+                    try {
+                        return result(scores.score(agentId == null ? "" : agentId.toString()));
+                    } catch (NotQueryableException e) {
+                        return result(Answer.notReady());
+                    }
+                })
+                .build();
     }
 
     private static McpSchema.CallToolResult result(Answer answer) {
-        return McpSchema.CallToolResult.builder().addTextContent(answer.json()).isError(answer.isError()).build();
+        return McpSchema.CallToolResult.builder()
+                .addTextContent(answer.json())
+                .isError(answer.isError())
+                .build();
     }
 
     @Override

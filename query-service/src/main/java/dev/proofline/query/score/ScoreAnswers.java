@@ -37,7 +37,8 @@ public final class ScoreAnswers {
             answer.put("reason", "no_data");
             answer.putNull("trust_score");
             answer.put("score_method", TrustScore.METHOD);
-            inputs = answer.putObject("inputs").put("passed", 0).put("failed", 0).put("total", 0);
+            inputs =
+                    answer.putObject("inputs").put("passed", 0).put("failed", 0).put("total", 0);
             inputs.putNull("pass_rate");
             if (ScoredAgents.isTestAgent(agentId)) {
                 answer.put("note", "test- agent ids are verified for real but never scored");
@@ -46,7 +47,10 @@ public final class ScoreAnswers {
             AgentHistory h = history.get();
             answer.put("trust_score", TrustScore.rounded(h.trustScore()));
             answer.put("score_method", TrustScore.METHOD);
-            inputs = answer.putObject("inputs").put("passed", h.passed()).put("failed", h.failed()).put("total", h.total());
+            inputs = answer.putObject("inputs")
+                    .put("passed", h.passed())
+                    .put("failed", h.failed())
+                    .put("total", h.total());
             inputs.put("pass_rate", TrustScore.rounded((double) h.passed() / h.total()));
             answer.put("first_verified_at", h.firstVerifiedAt());
             answer.put("last_verified_at", h.lastVerifiedAt());
@@ -71,11 +75,18 @@ public final class ScoreAnswers {
         answer.put("trust_score", TrustScore.rounded(h.trustScore()));
         answer.put("score_method", TrustScore.METHOD);
         ArrayNode recent = answer.putArray("recent_receipts");
-        h.recent().forEach(r -> recent.addObject().put("verification_id", r.verificationId())
-                .put("result", r.result()).put("verified_at", r.verifiedAt()));
+        h.recent()
+                .forEach(r -> recent.addObject()
+                        .put("verification_id", r.verificationId())
+                        .put("result", r.result())
+                        .put("verified_at", r.verifiedAt()));
         ArrayNode overTime = answer.putArray("score_over_time");
-        h.timeline().forEach(p -> overTime.addObject().put("at", p.at()).put("trust_score", TrustScore.rounded(p.trustScore()))
-                .put("passed", p.passed()).put("failed", p.failed()));
+        h.timeline()
+                .forEach(p -> overTime.addObject()
+                        .put("at", p.at())
+                        .put("trust_score", TrustScore.rounded(p.trustScore()))
+                        .put("passed", p.passed())
+                        .put("failed", p.failed()));
         return answer;
     }
 }

@@ -35,6 +35,7 @@ public final class ScoreQueries {
         }
         String agentId = rawAgentId.trim();
         Optional<AgentHistory> history = ScoredAgents.isScored(agentId) ? histories.find(agentId) : Optional.empty();
-        return Answer.ok((signedScore ? answers.score(agentId, history) : answers.reputation(agentId, history)).toString());
+        return Answer.ok(
+                (signedScore ? answers.score(agentId, history) : answers.reputation(agentId, history)).toString());
     }
 }

@@ -72,7 +72,8 @@ public final class VerificationFrontDoor {
             written = producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException | KafkaException e) {
             replies.forget(correlationId);
-            LOG.warn("a REST/MCP request was not published: {}",
+            LOG.warn(
+                    "a REST/MCP request was not published: {}",
                     e.getCause() != null ? e.getCause().toString() : e.toString());
             return Answer.error(ErrorDocument.brokerUnavailable());
         }
@@ -82,7 +83,8 @@ public final class VerificationFrontDoor {
             throw new IllegalStateException("a reply future never fails", e);
         } catch (TimeoutException e) {
             replies.forget(correlationId);
-            String id = VerificationIds.of(written.topic(), written.partition(), written.offset()).toString();
+            String id = VerificationIds.of(written.topic(), written.partition(), written.offset())
+                    .toString();
             return Answer.error(ErrorDocument.receiptPending(id));
         }
     }
@@ -94,6 +96,7 @@ public final class VerificationFrontDoor {
         }
         String document = reply.text();
         JsonNode error = StrictJson.parse(document);
-        return Answer.errorDocument(document, error.path("status").asInt(500), error.path("code").asString(""));
+        return Answer.errorDocument(
+                document, error.path("status").asInt(500), error.path("code").asString(""));
     }
 }

@@ -24,24 +24,42 @@ import tools.jackson.databind.node.ObjectNode;
 
 class ScoreAnswersTest {
     private static Receipt receipt(int i, String agent, String result) {
-        return Receipt.newBuilder().setVerificationId("id-" + i).setTaskId("t-" + i).setAgentId(agent).setResult(result)
-                .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i)).setKeyVersion("v1")
-                .setOutputHash("o").setSchemaHash("s").setRulesHash("r").setCorrelationId(null).setSignedJson("{}").build();
+        return Receipt.newBuilder()
+                .setVerificationId("id-" + i)
+                .setTaskId("t-" + i)
+                .setAgentId(agent)
+                .setResult(result)
+                .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i))
+                .setKeyVersion("v1")
+                .setOutputHash("o")
+                .setSchemaHash("s")
+                .setRulesHash("r")
+                .setCorrelationId(null)
+                .setSignedJson("{}")
+                .build();
     }
 
     @Test
     void scoreAnswersAreSignedWithTheScoreContextAndShowTheirInputs() {
         KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
-        ScoreAnswers answers = new ScoreAnswers(EngineSettings.defaults(), new Attestor(keys),
+        ScoreAnswers answers = new ScoreAnswers(
+                EngineSettings.defaults(),
+                new Attestor(keys),
                 Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC));
-        AgentHistory h = AgentHistory.empty("seller-7").with(receipt(1, "seller-7", "pass"), 0, 1).with(receipt(2, "seller-7", "fail"), 0, 2);
+        AgentHistory h = AgentHistory.empty("seller-7")
+                .with(receipt(1, "seller-7", "pass"), 0, 1)
+                .with(receipt(2, "seller-7", "fail"), 0, 2);
         ObjectNode score = answers.score("seller-7", Optional.of(h));
         ReceiptVerifier verifier = new ReceiptVerifier(keys.trustedKeys());
         assertTrue(verifier.verifySignature(score, AttestationContext.SCORE).valid());
         assertFalse(verifier.verifySignature(score, AttestationContext.VERIFY).valid(), "contexts do not mix");
-        assertEquals(TrustScore.rounded(TrustScore.of(1, 1)), score.get("trust_score").asDouble());
+        assertEquals(
+                TrustScore.rounded(TrustScore.of(1, 1)),
+                score.get("trust_score").asDouble());
         assertEquals(2, score.get("inputs").get("total").asInt());
-        assertEquals("2026-11-29T12:00:00.000000+00:00", score.get("attestation").get("timestamp").asString());
+        assertEquals(
+                "2026-11-29T12:00:00.000000+00:00",
+                score.get("attestation").get("timestamp").asString());
 
         ObjectNode none = answers.score("test-x", Optional.empty());
         assertEquals("no_data", none.get("reason").asString());

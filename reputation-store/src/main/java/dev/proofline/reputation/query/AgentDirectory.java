@@ -62,7 +62,8 @@ public final class AgentDirectory {
     }
 
     private LocalPart ask(HostInfo instance, int limit) {
-        JsonNode body = instances.ask(instance, INTERNAL_PATH + "?limit=" + limit)
+        JsonNode body = instances
+                .ask(instance, INTERNAL_PATH + "?limit=" + limit)
                 .orElseThrow(() -> new NotQueryableException(instance + " has no agent directory"));
         List<AgentSummary> best = new ArrayList<>();
         body.get("agents").forEach(row -> best.add(AgentSummary.fromJson(row)));

@@ -16,13 +16,15 @@ import tools.jackson.databind.JsonNode;
  * nothing (404); anything else, or no answer, means that instance cannot answer now.
  */
 final class InstanceClient {
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** The instance's JSON answer, or empty when it has nothing under that path. */
     Optional<JsonNode> get(HostInfo instance, String path) {
         URI uri = URI.create("http://" + instance.host() + ":" + instance.port() + path);
         try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse<byte[]> response = http.send(
+                    HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             return switch (response.statusCode()) {
                 case 200 -> Optional.of(StrictJson.parse(response.body()));

@@ -45,8 +45,11 @@ public final class Instances {
 
     /** The instance whose store holds this key now; throws while no instance owns it (a rebalance). */
     public HostInfo owner(String store, String key) {
-        KeyQueryMetadata owner = streams.queryMetadataForKey(store, key, Serdes.String().serializer());
-        if (owner == null || owner.activeHost() == null || HostInfo.unavailable().equals(owner.activeHost())) {
+        KeyQueryMetadata owner =
+                streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+        if (owner == null
+                || owner.activeHost() == null
+                || HostInfo.unavailable().equals(owner.activeHost())) {
             throw new NotQueryableException("no instance owns the key yet");
         }
         return owner.activeHost();

@@ -29,7 +29,9 @@ public final class ReceiptIndex {
 
     public Optional<ReceiptPosition> find(String verificationId) {
         Instances.FanOut<Optional<ReceiptPosition>> answers = instances.askEvery(
-                ReputationTopology.RECEIPT_INDEX, () -> findLocally(verificationId), instance -> ask(instance, verificationId));
+                ReputationTopology.RECEIPT_INDEX,
+                () -> findLocally(verificationId),
+                instance -> ask(instance, verificationId));
         Optional<ReceiptPosition> found =
                 answers.answers().stream().flatMap(Optional::stream).findFirst();
         if (found.isEmpty() && !answers.complete()) {
@@ -50,7 +52,9 @@ public final class ReceiptIndex {
     }
 
     private Optional<ReceiptPosition> ask(HostInfo instance, String verificationId) {
-        return instances.ask(instance, INTERNAL_PATH + URLEncoder.encode(verificationId, StandardCharsets.UTF_8))
-                .map(json -> new ReceiptPosition(json.get("partition").asInt(), json.get("offset").asLong()));
+        return instances
+                .ask(instance, INTERNAL_PATH + URLEncoder.encode(verificationId, StandardCharsets.UTF_8))
+                .map(json -> new ReceiptPosition(
+                        json.get("partition").asInt(), json.get("offset").asLong()));
     }
 }

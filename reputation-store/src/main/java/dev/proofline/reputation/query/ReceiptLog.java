@@ -1,7 +1,6 @@
 package dev.proofline.reputation.query;
 
 import dev.proofline.reputation.ReceiptPosition;
-
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.avro.Receipt;
 import java.time.Duration;
@@ -44,7 +43,8 @@ public final class ReceiptLog implements AutoCloseable {
         // that fetch for fetch.max.wait.ms; the next seek must wait for it. Keep the wait short.
         config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 1);
         for (int i = 0; i < READERS; i++) {
-            KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            KafkaConsumer<byte[], byte[]> consumer =
+                    new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             all.add(consumer);
             idle.add(consumer);
         }
@@ -86,7 +86,8 @@ public final class ReceiptLog implements AutoCloseable {
             consumer.assign(List.of(partition));
             consumer.seek(partition, wanted.offset());
             long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (!found.containsKey(wanted) && System.nanoTime() < deadline
+            while (!found.containsKey(wanted)
+                    && System.nanoTime() < deadline
                     && consumer.position(partition) <= wanted.offset()) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     ReceiptPosition position = new ReceiptPosition(record.partition(), record.offset());

@@ -36,7 +36,8 @@ public final class RoutedAgentHistories implements AgentHistories {
         if (instances.isSelf(owner)) {
             return local.find(agentId);
         }
-        String path = INTERNAL_PATH + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
+        String path = INTERNAL_PATH
+                + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
         return instances.ask(owner, path).map(AgentHistorySerde::fromJson);
     }
 }
