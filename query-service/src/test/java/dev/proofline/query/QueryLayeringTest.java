@@ -14,6 +14,12 @@ import com.tngtech.archunit.lang.ArchRule;
  */
 @AnalyzeClasses(packages = "dev.proofline.query", importOptions = ImportOption.DoNotIncludeTests.class)
 class QueryLayeringTest {
+    private static final String[] SERVICES = {
+        "dev.proofline.query",
+        "dev.proofline.query.score..",
+        "dev.proofline.query.verify..",
+        "dev.proofline.query.discovery.."
+    };
     private static final String[] PROTOCOL_TYPES = {
         "io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..", "io.modelcontextprotocol.."
     };
@@ -21,11 +27,7 @@ class QueryLayeringTest {
     @ArchTest
     static final ArchRule servicesSpeakNoProtocol = noClasses()
             .that()
-            .resideInAnyPackage(
-                    "dev.proofline.query",
-                    "dev.proofline.query.score..",
-                    "dev.proofline.query.verify..",
-                    "dev.proofline.query.discovery..")
+            .resideInAnyPackage(SERVICES)
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage(PROTOCOL_TYPES)
@@ -34,11 +36,7 @@ class QueryLayeringTest {
     @ArchTest
     static final ArchRule servicesDoNotCallUp = noClasses()
             .that()
-            .resideInAnyPackage(
-                    "dev.proofline.query",
-                    "dev.proofline.query.score..",
-                    "dev.proofline.query.verify..",
-                    "dev.proofline.query.discovery..")
+            .resideInAnyPackage(SERVICES)
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("dev.proofline.query.http..", "dev.proofline.query.mcp..")

@@ -10,19 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class AgentHistoryTest {
     private static Receipt receipt(int i, Instant at, String result) {
-        return Receipt.newBuilder()
-                .setVerificationId("id-" + i)
-                .setTaskId("t-" + i)
-                .setAgentId("seller")
-                .setResult(result)
-                .setVerifiedAt(at.toString().replace("Z", "") + "+00:00")
-                .setKeyVersion("v1")
-                .setOutputHash("o")
-                .setSchemaHash("s")
-                .setRulesHash("r")
-                .setCorrelationId(null)
-                .setSignedJson("{}")
-                .build();
+        return TestReceipts.receipt(i, "seller", result, at.toString().replace("Z", "") + "+00:00");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.proofline.reputation;
 
+import static dev.proofline.reputation.TestReceipts.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,22 +30,6 @@ class ReputationTopologyTest {
     private final InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
     private final AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
     private final AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
-
-    static Receipt receipt(int i, String agent, String result) {
-        return Receipt.newBuilder()
-                .setVerificationId("id-" + i)
-                .setTaskId("t-" + i)
-                .setAgentId(agent)
-                .setResult(result)
-                .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i))
-                .setKeyVersion("v1")
-                .setOutputHash("o")
-                .setSchemaHash("s")
-                .setRulesHash("r")
-                .setCorrelationId(null)
-                .setSignedJson("{}")
-                .build();
-    }
 
     private TopologyTestDriver driver(String applicationId) {
         StreamsBuilder builder = new StreamsBuilder();

@@ -1,5 +1,6 @@
 package dev.proofline.query.score;
 
+import static dev.proofline.reputation.TestReceipts.receipt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,7 +14,6 @@ import dev.proofline.attestor.SigningKey;
 import dev.proofline.engine.EngineSettings;
 import dev.proofline.reputation.AgentHistory;
 import dev.proofline.reputation.TrustScore;
-import dev.proofline.schemas.avro.Receipt;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -23,22 +23,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
 class ScoreAnswersTest {
-    private static Receipt receipt(int i, String agent, String result) {
-        return Receipt.newBuilder()
-                .setVerificationId("id-" + i)
-                .setTaskId("t-" + i)
-                .setAgentId(agent)
-                .setResult(result)
-                .setVerifiedAt(String.format("2026-11-29T10:00:%02d.000000+00:00", i))
-                .setKeyVersion("v1")
-                .setOutputHash("o")
-                .setSchemaHash("s")
-                .setRulesHash("r")
-                .setCorrelationId(null)
-                .setSignedJson("{}")
-                .build();
-    }
-
     @Test
     void scoreAnswersAreSignedWithTheScoreContextAndShowTheirInputs() {
         KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
