@@ -85,7 +85,12 @@ public final class CanonicalJson {
                 return;
             }
         }
-        double value = node.doubleValue();
+        double value;
+        try {
+            value = node.doubleValue();
+        } catch (RuntimeException e) {
+            value = Double.NaN; // Jackson refuses to turn an integer of hundreds of digits into a double
+        }
         if (!Double.isFinite(value)) {
             throw new CanonicalJsonException(
                     path.toString(), "number is outside the range of an IEEE 754 double and has no canonical form");

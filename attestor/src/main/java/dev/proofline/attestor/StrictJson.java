@@ -2,11 +2,16 @@ package dev.proofline.attestor;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -18,7 +23,18 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * which is what RFC 8785 canonicalization expects.
  */
 public final class StrictJson {
-    public static final JsonMapper MAPPER = JsonMapper.builder()
+    /**
+     * Deepest nesting of arrays and objects accepted. Every walker of a document (canonical JSON,
+     * the schema validator, the rules) recurses, so depth is bounded where documents enter; 128 is
+     * far beyond any real output or schema and far below any thread's stack.
+     */
+    public static final int MAX_NESTING_DEPTH = 128;
+
+    public static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .build())
+                    .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
@@ -26,8 +42,31 @@ public final class StrictJson {
 
     private StrictJson() {}
 
-    /** Parses one JSON document; trailing content after it is an error. */
+    /**
+     * Parses one JSON document; trailing content after it is an error. The bytes must be UTF-8, as
+     * RFC 8259 requires between systems: Jackson alone would also take UTF-16 and UTF-32 (guessing
+     * from the byte pattern) and some malformed UTF-8, and a signed document must mean one thing.
+     */
     public static JsonNode parse(byte[] json) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(json))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new CanonicalJsonException("", "not valid UTF-8");
+        }
+        return parseText(text);
+    }
+
+    public static JsonNode parse(String json) {
+        return parseText(json);
+    }
+
+    private static JsonNode parseText(String json) {
         try {
             JsonNode node = MAPPER.readTree(json);
             if (node == null || node.isMissingNode()) {
@@ -37,10 +76,6 @@ public final class StrictJson {
         } catch (JacksonException e) {
             throw new CanonicalJsonException("", describe(e));
         }
-    }
-
-    public static JsonNode parse(String json) {
-        return parse(json.getBytes(StandardCharsets.UTF_8));
     }
 
     public static JsonNode parse(Path file) throws IOException {
@@ -67,6 +102,8 @@ public final class StrictJson {
             reason = "an object has the same key twice";
         } else if (original.contains("end-of-input") || original.contains("end of input")) {
             reason = "the document ends before the value is complete";
+        } else if (original.contains("nesting depth")) {
+            reason = "arrays and objects are nested deeper than " + MAX_NESTING_DEPTH + " levels";
         } else if (original.contains("Trailing token")) {
             reason = "there is content after the JSON value";
         } else {

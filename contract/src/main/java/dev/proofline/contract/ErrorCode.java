@@ -19,6 +19,14 @@ public enum ErrorCode {
             null,
             "shrink_request",
             "The request is larger than the configured limit (1 MiB by default), which the message states."),
+    VERIFICATION_BUDGET_EXCEEDED(
+            "verification_budget_exceeded",
+            422,
+            null,
+            "simplify_request",
+            "The request is valid but checking it would take more evaluation steps than the budget allows"
+                    + " (verify.budget.steps, 2,000,000 by default); send fewer rules, a smaller output or a simpler"
+                    + " schema."),
     VERIFICATION_FAILED(
             "verification_failed",
             500,
@@ -31,6 +39,18 @@ public enum ErrorCode {
             null,
             "fix_request_fields",
             "The agent id in the path is a placeholder ({agent_id}, :agent_id or empty); put a real agent id there."),
+    NOT_FOUND(
+            "not_found",
+            404,
+            null,
+            "check_route",
+            "No route has this path; GET / lists the routes (and /openapi.json describes them)."),
+    METHOD_NOT_ALLOWED(
+            "method_not_allowed",
+            405,
+            null,
+            "check_route",
+            "The path exists but not with this HTTP method; the Allow header names the methods it takes."),
     NOT_READY(
             "not_ready",
             503,

@@ -10,6 +10,14 @@ import tools.jackson.databind.node.ObjectNode;
  * topic. {@code retry_after} comes from the code's own policy, so every route says the same.
  */
 public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> fields) {
+    /**
+     * At most this many problems are listed; the rest are counted in {@code fields_omitted}, so an
+     * error stays the size of a receipt however many problems a request has, and always fits in a
+     * dead letter.
+     */
+    public static final int MAX_FIELDS = 20;
+
+    private static final int MAX_TEXT = 500;
 
     public ErrorDocument {
         fields = List.copyOf(fields);
@@ -19,7 +27,10 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
         String message = problems.size() == 1
                 ? "The request has 1 problem: " + problems.get(0).field() + " "
                         + problems.get(0).problem() + "."
-                : "The request has " + problems.size() + " problems; see fields.";
+                : problems.size() <= MAX_FIELDS
+                        ? "The request has " + problems.size() + " problems; see fields."
+                        : "The request has " + problems.size() + " problems; fields lists the first " + MAX_FIELDS
+                                + ".";
         return new ErrorDocument(ErrorCode.INVALID_REQUEST, message, problems);
     }
 
@@ -30,9 +41,48 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
                 List.of());
     }
 
-    public static ErrorDocument verificationFailed(String reason) {
+    public static ErrorDocument budgetExceeded(long budgetSteps) {
         return new ErrorDocument(
-                ErrorCode.VERIFICATION_FAILED, "The verifier failed on a valid request: " + reason, List.of());
+                ErrorCode.VERIFICATION_BUDGET_EXCEEDED,
+                "Checking this request would take more than " + budgetSteps
+                        + " evaluation steps (schema keywords applied, values examined by rules); nothing was signed.",
+                List.of());
+    }
+
+    public static ErrorDocument notFound() {
+        return new ErrorDocument(ErrorCode.NOT_FOUND, "No route has this path.", List.of());
+    }
+
+    public static ErrorDocument methodNotAllowed() {
+        return new ErrorDocument(ErrorCode.METHOD_NOT_ALLOWED, "This path does not take this method.", List.of());
+    }
+
+    /** A body refused before it was read whole: its size is unknown, only that it is over the limit. */
+    public static ErrorDocument payloadTooLarge(int limitBytes) {
+        return new ErrorDocument(
+                ErrorCode.PAYLOAD_TOO_LARGE,
+                "The request is larger than the limit of " + limitBytes + " bytes.",
+                List.of());
+    }
+
+    /** An HTTP request the server could not even route (a malformed URL or header). */
+    public static ErrorDocument malformedHttpRequest() {
+        return new ErrorDocument(
+                ErrorCode.INVALID_REQUEST,
+                "The HTTP request is malformed.",
+                List.of(new FieldProblem(
+                        "request",
+                        "is not a well-formed HTTP request (URL, headers or encoding)",
+                        "Send a well-formed request; percent-encode path segments, and do not put control"
+                                + " characters in them.")));
+    }
+
+    /** The verifier failed on a valid request: a bug. The cause goes to the operator's log, never to the caller. */
+    public static ErrorDocument verificationFailed() {
+        return new ErrorDocument(
+                ErrorCode.VERIFICATION_FAILED,
+                "The verifier failed on a valid request; the operator's log names the cause.",
+                List.of());
     }
 
     public static ErrorDocument placeholderAgentId() {
@@ -81,14 +131,22 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
         if (!fields.isEmpty()) {
             ArrayNode names = action.putArray("fields");
             ArrayNode details = doc.putArray("fields");
-            for (FieldProblem p : fields) {
-                names.add(p.field());
+            for (FieldProblem p : fields.subList(0, Math.min(MAX_FIELDS, fields.size()))) {
+                names.add(cut(p.field()));
                 details.addObject()
-                        .put("field", p.field())
-                        .put("problem", p.problem())
-                        .put("fix", p.fix());
+                        .put("field", cut(p.field()))
+                        .put("problem", cut(p.problem()))
+                        .put("fix", cut(p.fix()));
             }
         }
+        if (fields.size() > MAX_FIELDS) {
+            doc.put("fields_omitted", fields.size() - MAX_FIELDS);
+        }
         return doc;
+    }
+
+    /** Field names may carry a caller's keys: no entry is allowed to make the document large. */
+    private static String cut(String text) {
+        return text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 3) + "...";
     }
 }

@@ -13,16 +13,23 @@ import java.util.Properties;
  * @param listCap         how many entries each receipt list keeps before counting the rest as omitted
  * @param maxRequestBytes the largest request accepted (larger ones get 413)
  * @param schemaCacheSize how many compiled schemas are kept
+ * @param budgetSteps     the most evaluation steps one request may take ({@link WorkBudget})
  */
 public record EngineSettings(
-        String publicBaseUrl, String serviceName, int listCap, int maxRequestBytes, int schemaCacheSize) {
+        String publicBaseUrl,
+        String serviceName,
+        int listCap,
+        int maxRequestBytes,
+        int schemaCacheSize,
+        long budgetSteps) {
     public static final String VERIFIER_VERSION = loadVersion();
 
     public EngineSettings {
         publicBaseUrl =
                 publicBaseUrl.endsWith("/") ? publicBaseUrl.substring(0, publicBaseUrl.length() - 1) : publicBaseUrl;
-        if (listCap < 1 || maxRequestBytes < 1 || schemaCacheSize < 1) {
-            throw new IllegalArgumentException("list cap, request size limit and schema cache size must be positive");
+        if (listCap < 1 || maxRequestBytes < 1 || schemaCacheSize < 1 || budgetSteps < 1) {
+            throw new IllegalArgumentException(
+                    "list cap, request size limit, schema cache size and budget must be positive");
         }
     }
 
@@ -30,6 +37,7 @@ public record EngineSettings(
     public static final int DEFAULT_LIST_CAP = 50;
     public static final int DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
     public static final int DEFAULT_SCHEMA_CACHE_SIZE = 1024;
+    public static final long DEFAULT_BUDGET_STEPS = 2_000_000;
 
     public static EngineSettings defaults() {
         return new EngineSettings(
@@ -37,15 +45,20 @@ public record EngineSettings(
                 SERVICE_NAME,
                 DEFAULT_LIST_CAP,
                 DEFAULT_MAX_REQUEST_BYTES,
-                DEFAULT_SCHEMA_CACHE_SIZE);
+                DEFAULT_SCHEMA_CACHE_SIZE,
+                DEFAULT_BUDGET_STEPS);
     }
 
     public EngineSettings withPublicUrl(String url) {
-        return new EngineSettings(url, serviceName, listCap, maxRequestBytes, schemaCacheSize);
+        return new EngineSettings(url, serviceName, listCap, maxRequestBytes, schemaCacheSize, budgetSteps);
+    }
+
+    public EngineSettings withBudgetSteps(long steps) {
+        return new EngineSettings(publicBaseUrl, serviceName, listCap, maxRequestBytes, schemaCacheSize, steps);
     }
 
     public EngineSettings withMaxRequestBytes(int bytes) {
-        return new EngineSettings(publicBaseUrl, serviceName, listCap, bytes, schemaCacheSize);
+        return new EngineSettings(publicBaseUrl, serviceName, listCap, bytes, schemaCacheSize, budgetSteps);
     }
 
     private static String loadVersion() {

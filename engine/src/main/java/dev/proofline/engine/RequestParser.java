@@ -4,12 +4,14 @@ import dev.proofline.attestor.CanonicalJsonException;
 import dev.proofline.attestor.CanonicalRequest;
 import dev.proofline.attestor.RequestHashes;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.AgentIds;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
 import dev.proofline.contract.RequestFields;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
@@ -88,7 +90,7 @@ public final class RequestParser {
             }
         }
         String taskId = id(request, "task_id", true, problems);
-        String agentId = id(request, "agent_id", false, problems);
+        String agentId = agentId(request.get(RequestFields.AGENT_ID), problems);
         JsonNode schema = request.get("expected_schema");
         if (schema == null || schema.isNull()) {
             problems.add(required("expected_schema", "Send the JSON Schema the output must meet."));
@@ -152,6 +154,24 @@ public final class RequestParser {
             return null;
         }
         return text;
+    }
+
+    /** An optional agent id, held to {@link AgentIds}: an id that can be stored can be queried. */
+    private static String agentId(JsonNode value, List<FieldProblem> problems) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        String fix = "Send " + AgentIds.RULES + ", or null.";
+        if (!value.isString()) {
+            problems.add(new FieldProblem(RequestFields.AGENT_ID, "is not a string", fix));
+            return null;
+        }
+        Optional<String> problem = AgentIds.problem(value.stringValue());
+        if (problem.isPresent()) {
+            problems.add(new FieldProblem(RequestFields.AGENT_ID, problem.get(), fix));
+            return null;
+        }
+        return value.stringValue();
     }
 
     private static List<Rule> rules(JsonNode rules, List<FieldProblem> problems) {

@@ -27,15 +27,24 @@ final class RuleChecks {
     private final JsonNode output;
     private final boolean enforce;
     private final CheckTally tally;
+    private final WorkBudget budget;
 
-    RuleChecks(JsonNode output, boolean enforce, CheckTally tally) {
+    RuleChecks(JsonNode output, boolean enforce, CheckTally tally, WorkBudget budget) {
         this.output = output;
         this.enforce = enforce;
         this.tally = tally;
+        this.budget = budget;
+    }
+
+    /** Selecting costs a step per value selected (and one for the rule); comparing against another field, one per value there. */
+    private List<FieldPath.Selected> select(FieldPath path) {
+        List<FieldPath.Selected> values = path.select(output);
+        budget.spend(1L + values.size());
+        return values;
     }
 
     void run(Rule rule) {
-        List<FieldPath.Selected> values = rule.field().select(output);
+        List<FieldPath.Selected> values = select(rule.field());
         if (values.isEmpty()) {
             if (!rule.ifPresent()) {
                 fail(
@@ -56,7 +65,7 @@ final class RuleChecks {
     }
 
     void run(Bound bound) {
-        List<FieldPath.Selected> values = bound.path().select(output);
+        List<FieldPath.Selected> values = select(bound.path());
         Check sideForMissing = bound.min() != null ? Check.BOUNDS_MIN : Check.BOUNDS_MAX;
         if (values.isEmpty()) {
             if (!bound.ifPresent()) {
@@ -157,7 +166,7 @@ final class RuleChecks {
         Set<String> allowed = new HashSet<>();
         String description;
         if (rule.referencePath() != null) {
-            List<FieldPath.Selected> pool = rule.referencePath().select(output);
+            List<FieldPath.Selected> pool = select(rule.referencePath());
             if (pool.isEmpty()) {
                 fail(
                         Check.EXISTS_IN,
@@ -211,7 +220,7 @@ final class RuleChecks {
                     rule.referenceConstant().doubleValue(), DisplayValues.number(rule.referenceConstant()));
         }
         FieldPath path = rule.referencePath();
-        List<FieldPath.Selected> found = path.select(output);
+        List<FieldPath.Selected> found = select(path);
         if (found.size() != 1 || !found.get(0).value().isNumber()) {
             String what = found.isEmpty()
                     ? "nothing"

@@ -67,8 +67,8 @@ final class SchemaChecks {
 
     private SchemaChecks() {}
 
-    static Outcome run(CompiledSchema compiled, JsonNode output) {
-        CountingListener listener = new CountingListener();
+    static Outcome run(CompiledSchema compiled, JsonNode output, WorkBudget budget) {
+        CountingListener listener = new CountingListener(budget);
         compiled.schema()
                 .walk(
                         output,
@@ -77,7 +77,8 @@ final class SchemaChecks {
                                 ctx.walkConfig(walk -> walk.keywordWalkHandler(KeywordWalkHandler.builder()
                                         .keywordWalkListener(listener)
                                         .build())));
-        // The walk counts checks, but validate() decides: in networknt 3.0.9 a validating walk misses
+        // The walk counts checks and spends the budget, but validate() decides (it does the same work
+        // again, so the walk's count bounds it too): in networknt 3.0.9 a validating walk misses
         // some errors that validate() reports (draft-07 additionalItems after an items array).
         List<Error> errors = compiled.schema().validate(output);
         CheckTally tally = new CheckTally();
@@ -120,6 +121,7 @@ final class SchemaChecks {
     }
 
     private static final class CountingListener implements WalkListener {
+        final WorkBudget budget;
         final Map<String, ObjectShape> shapes = new LinkedHashMap<>();
         final Map<String, JsonNode> objects = new LinkedHashMap<>();
         final Deque<Integer> errorsBefore = new ArrayDeque<>();
@@ -127,8 +129,13 @@ final class SchemaChecks {
         int counted;
         int failed;
 
+        CountingListener(WorkBudget budget) {
+            this.budget = budget;
+        }
+
         @Override
         public WalkFlow onWalkStart(WalkEvent event) {
+            budget.spend(1);
             errorsBefore.push(event.getExecutionContext().getErrors().size());
             if (OPAQUE.contains(event.getKeyword())) {
                 opaqueDepth++;

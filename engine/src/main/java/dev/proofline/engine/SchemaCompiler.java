@@ -2,7 +2,6 @@ package dev.proofline.engine;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
@@ -101,11 +100,18 @@ public final class SchemaCompiler {
         if (!problems.isEmpty()) {
             return new Compilation.Rejected(problems);
         }
+        // Before anything evaluates it: references stay inside, no endless or exploding recursion.
+        List<FieldProblem> unsafe = SchemaReferences.check(schemaNode, dialect.get() == SpecificationVersion.DRAFT_4);
+        if (!unsafe.isEmpty()) {
+            return new Compilation.Rejected(unsafe);
+        }
         try {
             Schema schema = registry.getSchema(schemaNode);
             schema.initializeValidators(); // resolves every $ref and compiles every pattern now
             return new Compilation.Compiled(new CompiledSchema(schemaHash, schema));
-        } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // Whatever the validator library throws on a caller's schema (a count it cannot hold as an
+            // int, a reference it cannot follow) makes the request invalid; it never escapes.
             return new Compilation.Rejected(SchemaProblems.explain(schemaNode, e));
         }
     }
@@ -131,7 +137,17 @@ public final class SchemaCompiler {
         Schema meta =
                 metaSchemas.computeIfAbsent(dialect, d -> metaRegistry.getSchema(SchemaLocation.of(d.getDialectId())));
         List<FieldProblem> problems = new ArrayList<>();
-        for (Error error : meta.validate(schemaNode)) {
+        List<Error> errors;
+        try {
+            errors = meta.validate(schemaNode);
+        } catch (RuntimeException e) {
+            // The validator converts some keyword values to long or int (minItems: 1e308) and fails.
+            return List.of(new FieldProblem(
+                    "expected_schema",
+                    "holds a number the validator cannot use (a count or length beyond a 64-bit integer)",
+                    "Use counts and lengths that fit in a 32-bit integer."));
+        }
+        for (Error error : errors) {
             problems.add(new FieldProblem(
                     SchemaProblems.fieldName(error.getInstanceLocation().toString()),
                     "is not valid JSON Schema: " + error.getMessage(),

@@ -17,7 +17,7 @@ final class SchemaProblems {
 
     private SchemaProblems() {}
 
-    static List<FieldProblem> explain(JsonNode schema, RuntimeException failure) {
+    static List<FieldProblem> explain(JsonNode schema, Throwable failure) {
         List<FieldProblem> problems = new ArrayList<>();
         scan(schema, "expected_schema", problems);
         if (problems.isEmpty()) {
@@ -27,11 +27,12 @@ final class SchemaProblems {
                         "has a $ref that points nowhere inside the schema",
                         "Point every $ref at a location inside the schema, such as '#/$defs/name'."));
             } else {
-                problems.add(
-                        new FieldProblem(
-                                "expected_schema",
-                                "cannot be compiled",
-                                "Check references and patterns; only internal '#...' references and RE2-compatible patterns are supported."));
+                problems.add(new FieldProblem(
+                        "expected_schema",
+                        "cannot be compiled: a reference, a pattern or a keyword's value is not one the"
+                                + " validator can use (such as a count above 2147483647)",
+                        "Check references, patterns and numbers; only internal '#...' references,"
+                                + " RE2-compatible patterns and counts that fit 32 bits are supported."));
             }
         }
         return problems;

@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import dev.proofline.attestor.AttestationContext;
 import dev.proofline.attestor.Attestor;
+import dev.proofline.contract.ErrorDocument;
 import java.time.Instant;
 import java.util.UUID;
 import tools.jackson.databind.node.ObjectNode;
@@ -17,27 +18,53 @@ public final class VerificationEngine {
     private final RequestParser parser;
     private final ReceiptAssembler assembler;
     private final Attestor attestor;
+    private final long budgetSteps;
 
     public VerificationEngine(EngineSettings settings, Attestor attestor) {
         this.parser = new RequestParser(new SchemaCompiler(settings.schemaCacheSize()), settings.maxRequestBytes());
         this.assembler = new ReceiptAssembler(settings);
         this.attestor = attestor;
+        this.budgetSteps = settings.budgetSteps();
     }
 
     public RequestParser parser() {
         return parser;
     }
 
-    /** Runs every check and signs the receipt. */
+    /**
+     * The one way from bytes to an answer: parse, check, sign. Nothing a request contains escapes
+     * this method: an invalid request, one over the work budget, and any failure of the verifier on
+     * it (a bug, or a library's {@link StackOverflowError} that the bounds above should already make
+     * impossible) each become an error document, so a caller's record never stops its caller.
+     */
+    public Verdict process(byte[] body, UUID verificationId, Instant verifiedAt) {
+        try {
+            ParseOutcome outcome = parser.parse(body);
+            if (outcome instanceof ParseOutcome.Invalid invalid) {
+                return new Verdict.Refused(invalid.error());
+            }
+            return new Verdict.Signed(verify(((ParseOutcome.Valid) outcome).request(), verificationId, verifiedAt));
+        } catch (VerificationBudgetExceeded e) {
+            return new Verdict.Refused(ErrorDocument.budgetExceeded(e.budgetSteps()));
+        } catch (RuntimeException | StackOverflowError e) {
+            return new Verdict.Refused(ErrorDocument.verificationFailed(), e);
+        }
+    }
+
+    /**
+     * Runs every check and signs the receipt; throws {@link VerificationBudgetExceeded} for a request
+     * whose checks would take more steps than the budget.
+     */
     public ObjectNode verify(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
         return sign(evaluate(request, verificationId, verifiedAt));
     }
 
     /** Runs every check and lays out the unsigned receipt body. */
     public ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
-        SchemaChecks.Outcome schema = SchemaChecks.run(request.schema(), request.submittedOutput());
+        WorkBudget budget = new WorkBudget(budgetSteps);
+        SchemaChecks.Outcome schema = SchemaChecks.run(request.schema(), request.submittedOutput(), budget);
         CheckTally integrity = new CheckTally();
-        RuleChecks rules = new RuleChecks(request.submittedOutput(), request.enforceRules(), integrity);
+        RuleChecks rules = new RuleChecks(request.submittedOutput(), request.enforceRules(), integrity, budget);
         request.rules().forEach(rules::run);
         request.bounds().forEach(rules::run);
         ContentChecks.exactNumbers(request.submittedOutput(), "$", integrity);

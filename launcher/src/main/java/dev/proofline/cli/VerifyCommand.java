@@ -2,7 +2,7 @@ package dev.proofline.cli;
 
 import dev.proofline.attestor.Attestor;
 import dev.proofline.attestor.StrictJson;
-import dev.proofline.engine.ParseOutcome;
+import dev.proofline.engine.Verdict;
 import dev.proofline.engine.VerificationEngine;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -21,13 +21,12 @@ final class VerifyCommand implements Command {
         args.expectPositionals(1);
         VerificationEngine engine =
                 new VerificationEngine(Workspace.engineSettings(), new Attestor(Workspace.keys(args)));
-        ParseOutcome outcome = engine.parser().parse(Files.readAllBytes(Paths.get(file)));
-        if (outcome instanceof ParseOutcome.Invalid invalid) {
-            err.println(StrictJson.pretty(invalid.error().toJson()));
+        Verdict verdict = engine.process(Files.readAllBytes(Paths.get(file)), UUID.randomUUID(), Instant.now());
+        if (verdict instanceof Verdict.Refused refused) {
+            err.println(StrictJson.pretty(refused.error().toJson()));
             return 2;
         }
-        ParseOutcome.Valid valid = (ParseOutcome.Valid) outcome;
-        out.println(StrictJson.pretty(engine.verify(valid.request(), UUID.randomUUID(), Instant.now())));
+        out.println(StrictJson.pretty(((Verdict.Signed) verdict).receipt()));
         return 0;
     }
 }

@@ -30,7 +30,14 @@ final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoClose
             .description("time to verify and sign one request")
             .publishPercentileHistogram()
             .register(registry);
+    private final Counter threadsReplaced = Counter.builder("proofline.stream.threads.replaced")
+            .description("stream threads that died outside any record and were replaced")
+            .register(registry);
     private KafkaStreamsMetrics streamsMetrics;
+
+    void threadReplaced() {
+        threadsReplaced.increment();
+    }
 
     void bind(KafkaStreams streams) {
         streamsMetrics = new KafkaStreamsMetrics(streams);

@@ -32,6 +32,8 @@ import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
+import dev.proofline.topology.PipelineListener;
+import dev.proofline.topology.PipelineProgress;
 import dev.proofline.topology.VerificationTopology;
 import java.net.URI;
 import java.nio.file.Path;
@@ -55,7 +57,6 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,8 +95,14 @@ public final class ProoflineNode implements AutoCloseable {
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Topics topics = settings.topics();
             try (Admin admin = Admin.create(client)) {
+                KafkaReachability.await(admin, bootstrap);
                 TopicProvisioner.ensure(
-                        admin, topics, settings.partitions(), settings.replicationFactor(), settings.maxRequestBytes());
+                        admin,
+                        topics,
+                        settings.partitions(),
+                        settings.replicationFactor(),
+                        settings.maxRequestBytes(),
+                        settings.retention());
             }
             // Instances that share the work must share the keys: point keys.dir at the same directory.
             KeyRing keys = KeyRing.openOrCreate(settings.keysDir(), Clock.systemUTC());
@@ -106,8 +113,10 @@ public final class ProoflineNode implements AutoCloseable {
                     settings.httpPort() != 0 ? settings.httpPort() : EmbeddedKafkaBroker.freePort(settings.host());
             String httpUrl = "http://" + settings.host() + ":" + httpPort;
             String publicUrl = settings.publicUrl().orElse(httpUrl);
-            EngineSettings engineSettings =
-                    EngineSettings.defaults().withPublicUrl(publicUrl).withMaxRequestBytes(settings.maxRequestBytes());
+            EngineSettings engineSettings = EngineSettings.defaults()
+                    .withPublicUrl(publicUrl)
+                    .withMaxRequestBytes(settings.maxRequestBytes())
+                    .withBudgetSteps(settings.budgetSteps());
             Attestor attestor = new Attestor(keys);
             VerificationEngine engine = new VerificationEngine(engineSettings, attestor);
             AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
@@ -122,10 +131,18 @@ public final class ProoflineNode implements AutoCloseable {
             ReputationTopology.addTo(builder, topics, receipts, scores, settings.receiptIndexRetention());
             Properties props = streamsProperties(settings, bootstrap);
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
+            PipelineProgress progress = new PipelineProgress();
             KafkaStreams streams = new KafkaStreams(
-                    VerificationTopology.addTo(builder.build(), topics, engine, receipts, Clock.systemUTC(), metrics),
+                    VerificationTopology.addTo(
+                            builder.build(),
+                            topics,
+                            engine,
+                            receipts,
+                            Clock.systemUTC(),
+                            PipelineListener.both(metrics, progress)),
                     props);
             metrics.bind(streams);
+            StreamThreadHealth threads = new StreamThreadHealth(streams, progress, metrics);
 
             KafkaProducer<String, byte[]> frontDoor =
                     frontDoorProducer(client, settings.maxRequestBytes(), settings.verifyTimeout());
@@ -167,7 +184,8 @@ public final class ProoflineNode implements AutoCloseable {
                             new DiscoveryDocuments(engineSettings, keys),
                             streams,
                             healthAdmin,
-                            settings.maxRequestBytes()),
+                            settings.maxRequestBytes(),
+                            threads),
                     metrics,
                     mcp));
             if (registry instanceof RegistryStore embedded) {
@@ -177,7 +195,7 @@ public final class ProoflineNode implements AutoCloseable {
             resources.add(http); // stops early: no new requests while the rest stops
             resources.add(liveFeed); // stops first: nothing is sent to connections the server is closing
 
-            startAndAwaitRunning(streams);
+            startAndAwaitRunning(streams, threads);
             LOG.info(
                     "pipeline running: {} -> {} | {}, signing with key {}",
                     topics.input(),
@@ -259,17 +277,17 @@ public final class ProoflineNode implements AutoCloseable {
         return props;
     }
 
-    private static void startAndAwaitRunning(KafkaStreams streams) throws InterruptedException {
+    private static void startAndAwaitRunning(KafkaStreams streams, StreamThreadHealth threads)
+            throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             if (now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.ERROR) {
                 running.countDown();
             }
         });
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("stream thread failed, stopping the pipeline: {}", e.toString());
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        // No record can kill a thread (the engine answers every record), so a thread that dies did so
+        // outside any record: replace it, count it, and keep serving.
+        streams.setUncaughtExceptionHandler(threads::replace);
         streams.start();
         if (!running.await(120, TimeUnit.SECONDS) || streams.state() != KafkaStreams.State.RUNNING) {
             throw new IllegalStateException("the pipeline did not reach RUNNING (state " + streams.state() + ")");

@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param bootstrapServers   an external cluster, or empty to start the embedded broker
  * @param replicationFactor  empty: the broker's default
  * @param publicUrl          empty: this node's own HTTP address
+ * @param budgetSteps        the most evaluation steps one request may take
+ * @param retention          how long each topic Proofline creates keeps its records
  * @param clientOverrides    {@code client.*} settings, for every Kafka client
  * @param streamsOverrides   {@code streams.*} settings, for Kafka Streams only
  */
@@ -33,6 +35,8 @@ public record ProoflineSettings(
         int maxRequestBytes,
         Duration verifyTimeout,
         Duration receiptIndexRetention,
+        long budgetSteps,
+        TopicRetention retention,
         Map<String, Object> clientOverrides,
         Map<String, Object> streamsOverrides) {
 
@@ -67,9 +71,17 @@ public record ProoflineSettings(
                 Settings.MAX_REQUEST_BYTES.in(config),
                 Settings.VERIFY_TIMEOUT.in(config),
                 Settings.RECEIPT_INDEX_RETENTION.in(config),
+                Settings.VERIFY_BUDGET_STEPS.in(config),
+                new TopicRetention(
+                        Settings.INPUT_RETENTION_MS.in(config),
+                        Settings.RECEIPTS_RETENTION_MS.in(config),
+                        Settings.DEAD_LETTER_RETENTION_MS.in(config)),
                 config.withPrefix(ProoflineConfig.CLIENT_PREFIX),
                 config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
     }
+
+    /** {@code retention.ms} of the topics Proofline creates; -1 keeps records for ever. */
+    public record TopicRetention(long inputMs, long receiptsMs, long deadLetterMs) {}
 
     /** Whether this node starts its own broker. */
     public boolean embeddedBroker() {

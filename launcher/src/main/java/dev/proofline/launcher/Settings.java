@@ -1,6 +1,7 @@
 package dev.proofline.launcher;
 
 import dev.proofline.contract.Topics;
+import dev.proofline.engine.EngineSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -62,6 +63,34 @@ public final class Settings {
             168,
             "how long GET /receipts/{verification_id} can find a receipt (the receipts topic must keep it as long)");
 
+    public static final Setting<Long> VERIFY_BUDGET_STEPS = new Setting<>(
+            "verify.budget.steps",
+            Settings::positiveLong,
+            EngineSettings.DEFAULT_BUDGET_STEPS,
+            Long.toString(EngineSettings.DEFAULT_BUDGET_STEPS),
+            "most evaluation steps one request may take (schema keywords applied, values examined by rules);"
+                    + " more is verification_budget_exceeded");
+    public static final Setting<Long> RECEIPTS_RETENTION_MS = new Setting<>(
+            "topics.receipts.retention.ms",
+            Long::parseLong,
+            -1L,
+            "-1",
+            "how long the receipts topic keeps receipts (-1: for ever); scores, the receipt"
+                    + " index, GET /receipts and replays read it");
+    public static final Setting<Long> INPUT_RETENTION_MS = new Setting<>(
+            "topics.input.retention.ms",
+            Long::parseLong,
+            604_800_000L,
+            "604800000",
+            "how long requests stay on the input topic (7 days); a"
+                    + " replay under new rules can reach back this far");
+    public static final Setting<Long> DEAD_LETTER_RETENTION_MS = new Setting<>(
+            "topics.dead.letter.retention.ms",
+            Long::parseLong,
+            2_592_000_000L,
+            "2592000000",
+            "how long refused records stay on the dead-letter topic" + " (30 days)");
+
     public static final List<Setting<?>> ALL = List.of(
             DATA_DIR,
             KEYS_DIR,
@@ -80,7 +109,19 @@ public final class Settings {
             TOPICS_REPLICATION_FACTOR,
             MAX_REQUEST_BYTES,
             VERIFY_TIMEOUT,
-            RECEIPT_INDEX_RETENTION);
+            VERIFY_BUDGET_STEPS,
+            RECEIPT_INDEX_RETENTION,
+            INPUT_RETENTION_MS,
+            RECEIPTS_RETENTION_MS,
+            DEAD_LETTER_RETENTION_MS);
 
     private Settings() {}
+
+    private static long positiveLong(String text) {
+        long value = Long.parseLong(text);
+        if (value < 1) {
+            throw new IllegalArgumentException("must be at least 1");
+        }
+        return value;
+    }
 }

@@ -19,25 +19,44 @@ final class TopicProvisioner {
     private TopicProvisioner() {}
 
     static void ensure(
-            Admin admin, Topics topics, int partitions, Optional<Short> replicationFactor, int maxRequestBytes)
+            Admin admin,
+            Topics topics,
+            int partitions,
+            Optional<Short> replicationFactor,
+            int maxRequestBytes,
+            ProoflineSettings.TopicRetention retention)
             throws ExecutionException, InterruptedException {
         Set<String> existing = admin.listTopics().names().get();
         // Requests up to the limit must reach the pipeline to be judged (an oversize one is
         // dead-lettered, not refused at the door), and a dead letter carries its original in a header.
         String inputMax = Integer.toString(2 * maxRequestBytes + 65536);
         String deadLetterMax = Integer.toString(5 * maxRequestBytes + 131072);
+        // Retention is set, never left to the broker's default (7 days), which would silently delete
+        // receipts and with them scores' history, the receipt index and every lookup built on them.
         List<NewTopic> missing = new ArrayList<>();
         add(
                 missing,
                 existing,
                 new NewTopic(topics.input(), Optional.of(partitions), replicationFactor)
-                        .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, inputMax)));
-        add(missing, existing, new NewTopic(topics.receipts(), Optional.of(partitions), replicationFactor));
+                        .configs(Map.of(
+                                TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                                inputMax,
+                                TopicConfig.RETENTION_MS_CONFIG,
+                                Long.toString(retention.inputMs()))));
+        add(
+                missing,
+                existing,
+                new NewTopic(topics.receipts(), Optional.of(partitions), replicationFactor)
+                        .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.receiptsMs()))));
         add(
                 missing,
                 existing,
                 new NewTopic(topics.deadLetter(), Optional.of(partitions), replicationFactor)
-                        .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, deadLetterMax)));
+                        .configs(Map.of(
+                                TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                                deadLetterMax,
+                                TopicConfig.RETENTION_MS_CONFIG,
+                                Long.toString(retention.deadLetterMs()))));
         add(
                 missing,
                 existing,

@@ -1,8 +1,9 @@
 package dev.proofline.topology;
 
 /**
- * What the pipeline tells an observer (metrics) about each record, so the topology itself stays
- * free of any metrics library.
+ * What the pipeline tells an observer (metrics, health) about each record, so the topology itself
+ * stays free of any metrics library. Called on stream threads: implementations must be quick and
+ * thread-safe.
  */
 public interface PipelineListener {
     PipelineListener NONE = new PipelineListener() {
@@ -18,4 +19,39 @@ public interface PipelineListener {
 
     /** A record went to the dead-letter topic with this error code. */
     void deadLettered(String errorCode);
+
+    /** The calling stream thread starts on a record. */
+    default void started() {}
+
+    /** The calling stream thread is done with its record, whatever became of it, after {@code nanos}. */
+    default void finished(long nanos) {}
+
+    /** Tells both, in order. */
+    static PipelineListener both(PipelineListener first, PipelineListener second) {
+        return new PipelineListener() {
+            @Override
+            public void verified(String result, long nanos) {
+                first.verified(result, nanos);
+                second.verified(result, nanos);
+            }
+
+            @Override
+            public void deadLettered(String errorCode) {
+                first.deadLettered(errorCode);
+                second.deadLettered(errorCode);
+            }
+
+            @Override
+            public void started() {
+                first.started();
+                second.started();
+            }
+
+            @Override
+            public void finished(long nanos) {
+                first.finished(nanos);
+                second.finished(nanos);
+            }
+        };
+    }
 }

@@ -2,7 +2,7 @@ package dev.proofline.topology;
 
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.Headers;
-import dev.proofline.engine.ParseOutcome;
+import dev.proofline.engine.Verdict;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
@@ -46,41 +46,38 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     @Override
     public void process(Record<byte[], byte[]> request) {
         long started = System.nanoTime();
-        RecordMetadata source = context.recordMetadata().orElseThrow();
-        byte[] value = request.value() == null ? new byte[0] : request.value();
-        ParseOutcome outcome = engine.parser().parse(value);
-        if (outcome instanceof ParseOutcome.Invalid invalid) {
-            deadLetter(request, value, source, invalid.error());
-            return;
-        }
-        UUID id = VerificationIds.of(source.topic(), source.partition(), source.offset());
-        Receipt receipt;
+        listener.started();
         try {
-            receipt = Receipts.toRecord(
-                    engine.verify(((ParseOutcome.Valid) outcome).request(), id, clock.instant()),
-                    header(request, Headers.CORRELATION_ID));
-        } catch (RuntimeException e) {
-            LOG.warn(
-                    "verification failed at {}-{}@{}: {}",
-                    source.topic(),
-                    source.partition(),
-                    source.offset(),
-                    e.toString());
-            deadLetter(
-                    request,
-                    value,
-                    source,
-                    ErrorDocument.verificationFailed(e.getClass().getSimpleName()));
-            return;
+            RecordMetadata source = context.recordMetadata().orElseThrow();
+            byte[] value = request.value() == null ? new byte[0] : request.value();
+            UUID id = VerificationIds.of(source.topic(), source.partition(), source.offset());
+            Verdict verdict = engine.process(value, id, clock.instant());
+            if (verdict instanceof Verdict.Refused refused) {
+                if (refused.cause() != null) {
+                    // A bug, not a caller's mistake: say where and what failed, never what the record holds.
+                    LOG.warn(
+                            "verification failed at {}-{}@{}: {}",
+                            source.topic(),
+                            source.partition(),
+                            source.offset(),
+                            refused.cause().getClass().getSimpleName());
+                }
+                deadLetter(request, value, source, refused.error());
+                return;
+            }
+            Receipt receipt =
+                    Receipts.toRecord(((Verdict.Signed) verdict).receipt(), header(request, Headers.CORRELATION_ID));
+            listener.verified(receipt.getResult(), System.nanoTime() - started);
+            RecordHeaders headers = new RecordHeaders();
+            if (receipt.getCorrelationId() != null) {
+                headers.add(Headers.CORRELATION_ID, receipt.getCorrelationId().getBytes(StandardCharsets.UTF_8));
+            }
+            context.forward(
+                    new Record<Object, Object>(Receipts.key(receipt), receipt, request.timestamp(), headers),
+                    VerificationTopology.RECEIPTS_SINK);
+        } finally {
+            listener.finished(System.nanoTime() - started);
         }
-        listener.verified(receipt.getResult(), System.nanoTime() - started);
-        RecordHeaders headers = new RecordHeaders();
-        if (receipt.getCorrelationId() != null) {
-            headers.add(Headers.CORRELATION_ID, receipt.getCorrelationId().getBytes(StandardCharsets.UTF_8));
-        }
-        context.forward(
-                new Record<Object, Object>(Receipts.key(receipt), receipt, request.timestamp(), headers),
-                VerificationTopology.RECEIPTS_SINK);
     }
 
     private void deadLetter(Record<byte[], byte[]> request, byte[] value, RecordMetadata source, ErrorDocument error) {

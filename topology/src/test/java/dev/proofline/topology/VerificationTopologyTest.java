@@ -47,8 +47,8 @@ class VerificationTopologyTest {
     private static final int SIZE_LIMIT = 16 * 1024;
 
     private final KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
-    private final VerificationEngine engine = new VerificationEngine(
-            new EngineSettings("http://127.0.0.1:8080", "Proofline", 50, SIZE_LIMIT, 64), new Attestor(keys));
+    private final VerificationEngine engine =
+            new VerificationEngine(EngineSettings.defaults().withMaxRequestBytes(SIZE_LIMIT), new Attestor(keys));
     private final AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> input;

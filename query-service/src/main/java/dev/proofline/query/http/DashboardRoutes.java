@@ -1,5 +1,7 @@
 package dev.proofline.query.http;
 
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.query.Answer;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -37,7 +39,7 @@ public final class DashboardRoutes implements RouteGroup {
     private void asset(Context ctx, String name) {
         byte[] content = assets.get(name);
         if (content == null) {
-            ctx.status(404).result("no such dashboard file");
+            Responses.send(ctx, Answer.error(ErrorDocument.notFound()));
             return;
         }
         ctx.contentType(TYPES.get(name)).header("Cache-Control", "no-cache").result(content);

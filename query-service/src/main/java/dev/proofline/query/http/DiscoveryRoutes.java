@@ -17,12 +17,19 @@ public final class DiscoveryRoutes implements RouteGroup {
     private final KafkaStreams streams;
     private final Admin admin;
     private final int maxRequestBytes;
+    private final PipelineHealth pipeline;
 
-    public DiscoveryRoutes(DiscoveryDocuments documents, KafkaStreams streams, Admin admin, int maxRequestBytes) {
+    public DiscoveryRoutes(
+            DiscoveryDocuments documents,
+            KafkaStreams streams,
+            Admin admin,
+            int maxRequestBytes,
+            PipelineHealth pipeline) {
         this.documents = documents;
         this.streams = streams;
         this.admin = admin;
         this.maxRequestBytes = maxRequestBytes;
+        this.pipeline = pipeline;
     }
 
     @Override
@@ -60,10 +67,17 @@ public final class DiscoveryRoutes implements RouteGroup {
         }
         KafkaStreams.State state = streams.state();
         boolean pipelineUp = state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+        java.util.List<String> problems = pipeline.problems();
+        boolean healthy = brokerReachable && pipelineUp && problems.isEmpty();
         ObjectNode body = StrictJson.NODES.objectNode();
-        body.put("status", brokerReachable && pipelineUp ? "ok" : "unhealthy");
+        body.put("status", healthy ? "ok" : "unhealthy");
         body.put("broker", brokerReachable ? "reachable" : "unreachable");
         body.put("streams", state.name());
+        body.put("stream_threads_replaced", pipeline.threadsReplaced());
+        if (!problems.isEmpty()) {
+            var reasons = body.putArray("problems");
+            problems.forEach(reasons::add);
+        }
         // Which partitions this instance processes now: how an operator sees the work shared out.
         ObjectNode assigned = body.putObject("assigned_partitions");
         Map<String, java.util.TreeSet<Integer>> byTopic = new TreeMap<>();
@@ -76,7 +90,7 @@ public final class DiscoveryRoutes implements RouteGroup {
             var list = assigned.putArray(topic);
             partitions.forEach(list::add);
         });
-        json(ctx, brokerReachable && pipelineUp ? 200 : 503, body);
+        json(ctx, healthy ? 200 : 503, body);
     }
 
     private static void json(Context ctx, int status, ObjectNode body) {

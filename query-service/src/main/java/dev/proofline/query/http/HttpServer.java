@@ -1,13 +1,17 @@
 package dev.proofline.query.http;
 
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.query.Answer;
 import io.javalin.Javalin;
+import io.javalin.http.HttpResponseException;
 import java.util.List;
 
 /**
- * The HTTP server every route group is mounted on (Javalin on Jetty), with the few rules that hold
- * for all of them: bodies up to twice the request limit reach the routes (so an oversized request
- * still gets Proofline's own 413 document, not Jetty's), and "not queryable yet" is 503
- * {@code not_ready} wherever it is thrown.
+ * The HTTP server every route group is mounted on (Javalin on Jetty), with the rules that hold for
+ * all of them: one size limit with one answer (a body over {@code max.request.bytes} is refused
+ * with the {@code payload_too_large} document before it is read, whether it declares its length
+ * or not), "not queryable yet" is 503 {@code not_ready} wherever it is thrown, and unknown paths,
+ * wrong methods and requests Jetty cannot parse get the uniform error document too.
  */
 public final class HttpServer implements AutoCloseable {
     private final Javalin javalin;
@@ -19,8 +23,30 @@ public final class HttpServer implements AutoCloseable {
     public static HttpServer start(String host, int port, int maxRequestBytes, List<RouteGroup> groups) {
         Javalin javalin = Javalin.create(cfg -> {
                     cfg.startup.showJavalinBanner = false;
-                    cfg.http.maxRequestSize = 2L * maxRequestBytes;
+                    cfg.http.maxRequestSize = maxRequestBytes;
+                    cfg.http.prefer405over404 = true;
+                    cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(maxRequestBytes)));
                     Responses.mount(cfg);
+                    cfg.routes.before(ctx -> {
+                        // Refuse a declared oversize body before reading a byte of it.
+                        long declared = ctx.contentLength();
+                        if (declared > maxRequestBytes) {
+                            throw new HttpResponseException(413, "too large");
+                        }
+                    });
+                    cfg.routes.exception(HttpResponseException.class, (e, ctx) -> {
+                        long declared = ctx.contentLength();
+                        ErrorDocument error =
+                                e.getStatus() == 413 && declared > maxRequestBytes && declared <= Integer.MAX_VALUE
+                                        ? ErrorDocument.payloadTooLarge((int) declared, maxRequestBytes)
+                                        : JsonErrorPages.forStatus(e.getStatus(), maxRequestBytes);
+                        Responses.send(ctx, Answer.error(error));
+                    });
+                    cfg.routes.error(404, ctx -> {
+                        if (ctx.result() == null) { // no route chose a body: the path is unknown
+                            Responses.send(ctx, Answer.error(ErrorDocument.notFound()));
+                        }
+                    });
                     groups.forEach(group -> group.mount(cfg));
                 })
                 .start(host, port);

@@ -58,7 +58,14 @@ public final class VerificationFrontDoor {
     }
 
     public Answer verify(byte[] body) throws InterruptedException {
-        ParseOutcome outcome = parser.parse(body);
+        ParseOutcome outcome;
+        try {
+            outcome = parser.parse(body);
+        } catch (RuntimeException | StackOverflowError e) {
+            // The parser turns every bad request into a document; reaching here is a bug, still answered.
+            LOG.warn("the request check failed: {}", e.getClass().getSimpleName());
+            return Answer.error(ErrorDocument.verificationFailed());
+        }
         if (outcome instanceof ParseOutcome.Invalid invalid) {
             return Answer.error(invalid.error());
         }

@@ -1,0 +1,60 @@
+package dev.proofline.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class AgentIdsTest {
+    @Test
+    void realIdsInAnyScriptAreAccepted() {
+        for (String id : List.of(
+                "seller-7",
+                "invoice-agent-01",
+                "test-sandbox",
+                "агент-7",
+                "代理-7",
+                "λόγος-7",
+                "a".repeat(200),
+                "😀".repeat(200),
+                "ops:team@acme.example",
+                "a b")) {
+            assertEquals(Optional.empty(), AgentIds.problem(id), id);
+        }
+    }
+
+    @Test
+    void idsThatCouldNotBeQueriedOrThatDeceiveAreRefused() {
+        for (String id : List.of(
+                "",
+                "a".repeat(201),
+                "{agent_id}",
+                ":agent_id",
+                "<agent_id>",
+                ".",
+                "..",
+                "../../../etc/passwd",
+                "a\\b",
+                "a?b",
+                "a#b",
+                "nul\u0000byte",
+                "bell\u0007",
+                "esc\u001b[31mred",
+                "line\nbreak",
+                "rtl\u202eevil",
+                "zero\u200bwidth",
+                "isolate\u2066x",
+                "sep\u2028x",
+                "lone\ud800surrogate",
+                " leading",
+                "trailing ",
+                "t\u0435st-mixed",
+                "тест-cyrillic-and-latin",
+                "\u0442\u0435\u0455\u0442-",
+                "private\ue000use")) {
+            assertTrue(AgentIds.problem(id).isPresent(), "accepted: " + id.replace("\u0000", "\\0"));
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.proofline.engine;
+
+import static dev.proofline.engine.EngineFixture.request;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.StrictJson;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Requests built to stop a stream thread: endless recursion, exponential fan-out, deep nesting,
+ * unbounded work. Each is refused before evaluation or stopped by the step budget, so one record
+ * can never hold the pipeline; legitimately recursive schemas keep working.
+ */
+class PathologicalRequestsTest {
+    private final EngineFixture fixture = new EngineFixture();
+
+    private ObjectNode refused(String schema) {
+        ObjectNode error = fixture.invalid(request(schema, "{\"a\":1}", ""));
+        assertEquals("invalid_request", error.get("code").asString(), error.toString());
+        return error;
+    }
+
+    private static String problems(ObjectNode error) {
+        return error.get("fields").toString();
+    }
+
+    @Test
+    void selfReferenceAtTheRootIsRefusedNotEvaluated() {
+        assertTrue(problems(refused("{\"$ref\":\"#\"}")).contains("never end"));
+        assertTrue(problems(refused("{\"$ref\":\"\"}")).contains("never end"), "an empty $ref is the document itself");
+    }
+
+    @Test
+    void cyclesThroughDefsAndCombinatorsAreRefused() {
+        refused("{\"$ref\":\"#/$defs/a\",\"$defs\":{\"a\":{\"$ref\":\"#/$defs/b\"},\"b\":{\"$ref\":\"#/$defs/a\"}}}");
+        refused("{\"anyOf\":[{\"$ref\":\"#\"},{\"type\":\"object\"}]}");
+        refused(
+                "{\"$defs\":{\"x\":{\"allOf\":[{\"$ref\":\"#/$defs/x\"}]}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/x\"}}}");
+        refused("{\"$id\":\"https://example.com/s\",\"$ref\":\"https://example.com/s#\"}");
+    }
+
+    @Test
+    void exponentialFanOutIsRefusedBeforeEvaluation() {
+        String defs = IntStream.range(0, 40)
+                .mapToObj(i -> "\"d" + i + "\":{\"allOf\":[{\"$ref\":\"#/$defs/d" + (i + 1)
+                        + "\"},{\"$ref\":\"#/$defs/d" + (i + 1) + "\"}]}")
+                .collect(Collectors.joining(","));
+        ObjectNode error = refused("{\"$ref\":\"#/$defs/d0\",\"$defs\":{" + defs + ",\"d40\":{\"type\":\"object\"}}}");
+        assertTrue(problems(error).contains("more than " + SchemaReferences.MAX_EXPANSION), problems(error));
+    }
+
+    @Test
+    void remoteReferencesAreRefusedWhereverTheyStand() {
+        refused("{\"$dynamicRef\":\"https://example.com/x#node\"}");
+        refused("{\"contentMediaType\":\"application/json\",\"contentSchema\":{\"$ref\":\"http://127.0.0.1:9/x\"}}");
+        refused("{\"$defs\":{\"unused\":{\"$ref\":\"file:///etc/passwd\"}}}");
+        refused("{\"$ref\":\"urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66\"}");
+    }
+
+    @Test
+    void recursiveSchemasThatDescendKeepWorking() {
+        String tree = "{\"type\":\"object\",\"required\":[\"name\"],\"properties\":{\"name\":{\"type\":\"string\"},"
+                + "\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#\"}}}}";
+        String good =
+                "{\"name\":\"root\",\"children\":[{\"name\":\"a\",\"children\":[{\"name\":\"a1\"}]},{\"name\":\"b\"}]}";
+        assertEquals(
+                "pass", fixture.verify(request(tree, good, "")).get("result").asString());
+        String bad = "{\"name\":\"root\",\"children\":[{\"children\":[]}]}";
+        assertEquals(
+                "fail", fixture.verify(request(tree, bad, "")).get("result").asString());
+        String viaDefs = "{\"$ref\":\"#/$defs/node\",\"$defs\":{\"node\":{\"type\":\"object\",\"properties\":{\"next\":"
+                + "{\"$ref\":\"#/$defs/node\"}}}}}";
+        assertEquals(
+                "pass",
+                fixture.verify(request(viaDefs, "{\"next\":{\"next\":{}}}", ""))
+                        .get("result")
+                        .asString());
+        String dynamic =
+                "{\"$dynamicAnchor\":\"node\",\"type\":\"object\",\"properties\":{\"kids\":{\"type\":\"array\","
+                        + "\"items\":{\"$dynamicRef\":\"#node\"}}}}";
+        assertEquals(
+                "pass",
+                fixture.verify(request(dynamic, "{\"kids\":[{\"kids\":[]}]}", ""))
+                        .get("result")
+                        .asString());
+    }
+
+    @Test
+    void valuesTheValidatorCannotHoldAreInvalidRequestsNotCrashes() {
+        refused("{\"type\":\"array\",\"minItems\":1e308}");
+        refused("{\"type\":\"string\",\"maxLength\":1e300}");
+    }
+
+    @Test
+    void nestingDeeperThanTheLimitIsRefusedAtTheDoor() {
+        String deep = "[".repeat(StrictJson.MAX_NESTING_DEPTH + 10) + "]".repeat(StrictJson.MAX_NESTING_DEPTH + 10);
+        ObjectNode error = fixture.invalid(request("{}", deep, ""));
+        assertTrue(error.toString().contains("nested deeper than " + StrictJson.MAX_NESTING_DEPTH), error.toString());
+        String hundredThousand = "[".repeat(100_000) + "]".repeat(100_000);
+        assertEquals(
+                "invalid_request",
+                fixture.invalid(request("{}", hundredThousand, "")).get("code").asString());
+    }
+
+    @Test
+    void workBeyondTheBudgetStopsWithItsOwnErrorWhateverTheMachine() {
+        String values = IntStream.range(0, 40_000).mapToObj(Integer::toString).collect(Collectors.joining(","));
+        String rules = IntStream.range(0, 2_000)
+                .mapToObj(i -> "{\"type\":\"unique\",\"field\":\"v[]\"}")
+                .collect(Collectors.joining(","));
+        JsonNode request = StrictJson.parse(
+                request("{\"type\":\"object\"}", "{\"v\":[" + values + "]}", "\"rules\":[" + rules + "]"));
+        ParseOutcome outcome = fixture.parse(request);
+        VerificationRequest valid = ((ParseOutcome.Valid) outcome).request();
+        VerificationBudgetExceeded over = assertThrows(
+                VerificationBudgetExceeded.class,
+                () -> fixture.engine.verify(valid, EngineFixture.ID, EngineFixture.AT));
+        assertEquals(EngineSettings.DEFAULT_BUDGET_STEPS, over.budgetSteps());
+        // The same request again: the same verdict, because steps are counted, not timed.
+        assertThrows(
+                VerificationBudgetExceeded.class,
+                () -> fixture.engine.verify(valid, EngineFixture.ID, EngineFixture.AT));
+
+        String wideSchema = "{\"type\":\"array\",\"items\":{\"allOf\":["
+                + IntStream.range(0, 200)
+                        .mapToObj(i -> "{\"type\":\"integer\",\"minimum\":" + (-i) + "}")
+                        .collect(Collectors.joining(","))
+                + "]}}";
+        ParseOutcome wide = fixture.parse(request(wideSchema, "[" + values + "]", ""));
+        assertThrows(
+                VerificationBudgetExceeded.class,
+                () -> fixture.engine.verify(((ParseOutcome.Valid) wide).request(), EngineFixture.ID, EngineFixture.AT));
+    }
+
+    @Test
+    void errorDocumentsStaySmallHoweverManyProblems() {
+        String unknown =
+                IntStream.range(0, 80_000).mapToObj(i -> "\"k" + i + "\":1").collect(Collectors.joining(","));
+        ObjectNode error = fixture.invalid("{" + unknown + ",\"task_id\":\"t\"}");
+        assertEquals(
+                dev.proofline.contract.ErrorDocument.MAX_FIELDS,
+                error.get("fields").size());
+        assertTrue(error.get("fields_omitted").asInt() >= 80_000 - 20);
+        assertTrue(error.toString().getBytes(StandardCharsets.UTF_8).length < 16_384, "an error is receipt-sized");
+        String emptyRules = IntStream.range(0, 300_000).mapToObj(i -> "{}").collect(Collectors.joining(","));
+        ObjectNode rules = fixture.invalid(request("{}", "{}", "\"rules\":[" + emptyRules + "]"));
+        assertTrue(rules.toString().getBytes(StandardCharsets.UTF_8).length < 16_384);
+    }
+}

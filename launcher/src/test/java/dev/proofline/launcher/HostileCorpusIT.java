@@ -1,0 +1,375 @@
+package dev.proofline.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.cli.ProoflineCli;
+import dev.proofline.contract.ErrorCode;
+import dev.proofline.contract.Headers;
+import dev.proofline.contract.Topics;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.RestSchemaRegistryClient;
+import dev.proofline.schemas.avro.Receipt;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The hostile corpus ({@code src/test/resources/hostile/corpus.json}, by category) through all
+ * three entry points: REST (status and the uniform document), Kafka (every record accounted for
+ * exactly once, as a receipt or a dead letter, and the pipeline still answers), and the CLI (exit
+ * code, the same document, no stack trace; in-process for every entry, as a real process once per
+ * category). Expected outcomes are the corpus's own; nothing here is timed.
+ */
+class HostileCorpusIT {
+    @TempDir
+    static Path tmp;
+
+    static TestKafka kafka;
+    static ProoflineNode node;
+    static List<Entry> corpus;
+
+    record Entry(String name, String category, byte[] body, JsonNode expect) {
+        boolean expectsError(String code) {
+            return expect.has("error") && expect.get("error").asString().equals(code);
+        }
+
+        /** Whether an answer (an error code, or a receipt's result) is what the corpus expects. */
+        boolean accepts(String errorCode, String receiptResult) {
+            if (expect.has("error_or_receipt")) {
+                return true;
+            }
+            if (expect.has("error")) {
+                return expect.get("error").asString().equals(errorCode);
+            }
+            return receiptResult != null && expect.get("receipt").asString().equals(receiptResult);
+        }
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        corpus = load();
+        kafka = TestKafka.start(tmp.resolve("broker"));
+        node = TestNodes.start(kafka.bootstrapServers(), tmp);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) {
+            node.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    static List<Entry> load() throws Exception {
+        JsonNode manifest;
+        try (InputStream in = HostileCorpusIT.class.getResourceAsStream("/hostile/corpus.json")) {
+            manifest = StrictJson.MAPPER.readTree(in);
+        }
+        List<Entry> entries = new ArrayList<>();
+        for (JsonNode e : manifest.get("entries")) {
+            entries.add(new Entry(e.get("name").asString(), e.get("category").asString(), body(e), e.get("expect")));
+        }
+        return entries;
+    }
+
+    static byte[] body(JsonNode entry) {
+        if (entry.has("body")) {
+            return entry.get("body").asString().getBytes(StandardCharsets.UTF_8);
+        }
+        if (entry.has("body_base64")) {
+            return Base64.getDecoder().decode(entry.get("body_base64").asString());
+        }
+        JsonNode g = entry.get("generate");
+        StringBuilder out = new StringBuilder(g.path("prefix").asString(""));
+        if (g.has("depth")) {
+            int depth = g.get("depth").asInt();
+            out.append(g.get("open").asString().repeat(depth))
+                    .append(g.path("middle").asString(""))
+                    .append(g.get("close").asString().repeat(depth));
+        } else {
+            String unit = g.get("unit").asString();
+            String separator = g.path("separator").asString("");
+            int count = g.get("count").asInt();
+            for (int i = 0; i < count; i++) {
+                out.append(i == 0 ? "" : separator).append(unit);
+            }
+        }
+        return out.append(g.path("suffix").asString("")).toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** What every error answer must be: the uniform document, small, with no trace of Java inside. */
+    static JsonNode assertUniformError(String text, String where) {
+        assertTrue(text.length() < 32_768, where + ": an error of " + text.length() + " chars");
+        assertFalse(
+                text.contains("Exception") || text.contains("\tat ") || text.contains("java."), where + ": " + text);
+        JsonNode doc = StrictJson.parse(text);
+        for (String field : List.of("code", "message", "status", "retryable", "next_actions")) {
+            assertTrue(doc.has(field), where + " lacks " + field + ": " + text);
+        }
+        assertTrue(ErrorCode.fromCode(doc.get("code").asString()) != null, where + ": unknown code " + text);
+        return doc;
+    }
+
+    @Test
+    void corpusCoversEveryCategoryWithAtLeastEightyInputs() {
+        assertTrue(corpus.size() >= 80, "only " + corpus.size() + " inputs");
+        Map<String, Integer> byCategory = new LinkedHashMap<>();
+        corpus.forEach(e -> byCategory.merge(e.category(), 1, Integer::sum));
+        for (String category : List.of(
+                "malformed-json",
+                "encoding",
+                "numbers",
+                "nesting-and-size",
+                "schema-abuse",
+                "ref-abuse",
+                "regex",
+                "rule-abuse",
+                "field-abuse",
+                "type-confusion",
+                "agent-id")) {
+            assertTrue(byCategory.getOrDefault(category, 0) > 0, "no entry of " + category + ": " + byCategory);
+        }
+    }
+
+    @Test
+    void restAnswersEveryInputWithItsExpectedOutcome() throws Exception {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        List<String> wrong = new ArrayList<>();
+        for (Entry entry : corpus) {
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                            .timeout(Duration.ofSeconds(60))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(entry.body()))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            String code = null;
+            String result = null;
+            if (response.statusCode() == 200) {
+                result = StrictJson.parse(response.body()).get("result").asString();
+            } else {
+                JsonNode doc = assertUniformError(response.body(), "REST " + entry.name());
+                code = doc.get("code").asString();
+                assertEquals(response.statusCode(), doc.get("status").asInt(), entry.name());
+            }
+            if (!entry.accepts(code, result)) {
+                wrong.add(entry.name() + ": expected " + entry.expect() + ", got " + response.statusCode() + " "
+                        + (code != null ? code : result));
+            }
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+        assertStillVerifies();
+    }
+
+    @Test
+    void kafkaAccountsForEveryRecordExactlyOnce() throws Exception {
+        Map<String, Object> producerConfig = new HashMap<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                8 * 1024 * 1024));
+        Map<String, Entry> sent = new LinkedHashMap<>();
+        int refusedByBroker = 0;
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+            Map<String, Future<RecordMetadata>> acks = new LinkedHashMap<>();
+            for (Entry entry : corpus) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(Topics.DEFAULT_INPUT, null, entry.body());
+                record.headers().add(Headers.CORRELATION_ID, entry.name().getBytes(StandardCharsets.UTF_8));
+                acks.put(entry.name(), producer.send(record));
+            }
+            for (Entry entry : corpus) {
+                try {
+                    acks.get(entry.name()).get(60, TimeUnit.SECONDS);
+                    sent.put(entry.name(), entry);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // Larger than the input topic takes: the broker refuses it, so it never enters.
+                    assertTrue(e.getCause() instanceof RecordTooLargeException, entry.name() + ": " + e.getCause());
+                    assertTrue(entry.expectsError("payload_too_large"), entry.name());
+                    refusedByBroker++;
+                }
+            }
+        }
+        Map<String, List<String>> outcomes = readOutcomes(sent.keySet());
+        List<String> wrong = new ArrayList<>();
+        for (Entry entry : sent.values()) {
+            List<String> got = outcomes.getOrDefault(entry.name(), List.of());
+            if (got.size() != 1) {
+                wrong.add(entry.name() + ": " + got.size() + " outcomes " + got);
+                continue;
+            }
+            String outcome = got.get(0);
+            boolean receipt = outcome.startsWith("receipt:");
+            String value = outcome.substring(outcome.indexOf(':') + 1);
+            if (!entry.accepts(receipt ? null : value, receipt ? value : null)) {
+                wrong.add(entry.name() + ": expected " + entry.expect() + ", got " + outcome);
+            }
+        }
+        System.out.printf(
+                "hostile corpus over Kafka: %d sent, %d refused by the broker as too large, %d outcomes%n",
+                sent.size(),
+                refusedByBroker,
+                outcomes.values().stream().mapToInt(List::size).sum());
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+        assertStillVerifies();
+    }
+
+    /** Every receipt and dead letter carrying a corpus correlation id, read committed, until all are in. */
+    private static Map<String, List<String>> readOutcomes(java.util.Set<String> names) {
+        int expected = names.size();
+        AvroSerde<Receipt> receipts =
+                new AvroSerde<>(new RestSchemaRegistryClient(node.httpUrl()), Receipt.getClassSchema());
+        Map<String, List<String>> outcomes = new HashMap<>();
+        Map<String, Object> config = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "hostile-" + System.nanoTime(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            int seen = 0;
+            long quietUntil = Long.MAX_VALUE;
+            // Read until everything is in, then a little longer: a duplicate would show up then.
+            while (System.nanoTime() < deadline && System.nanoTime() < quietUntil) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    Header id = record.headers().lastHeader(Headers.CORRELATION_ID);
+                    if (id == null) {
+                        continue;
+                    }
+                    String name = new String(id.value(), StandardCharsets.UTF_8);
+                    if (!names.contains(name)) {
+                        continue; // another test's request (REST callers' correlation ids)
+                    }
+                    String outcome = record.topic().equals(Topics.DEFAULT_RECEIPTS)
+                            ? "receipt:" + receipts.deserialize(record.value()).getResult()
+                            : "dead-letter:"
+                                    + assertUniformError(
+                                                    new String(record.value(), StandardCharsets.UTF_8),
+                                                    "dead letter " + name)
+                                            .get("code")
+                                            .asString();
+                    outcomes.computeIfAbsent(name, n -> new ArrayList<>()).add(outcome);
+                    seen++;
+                }
+                if (seen >= expected && quietUntil == Long.MAX_VALUE) {
+                    quietUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                }
+            }
+        }
+        return outcomes;
+    }
+
+    @Test
+    void cliGivesTheSameAnswerInProcessForEveryInputAndInARealProcessPerCategory() throws Exception {
+        Path data = tmp.resolve("cli");
+        List<String> wrong = new ArrayList<>();
+        Map<String, Entry> firstOfCategory = new LinkedHashMap<>();
+        for (Entry entry : corpus) {
+            firstOfCategory.putIfAbsent(entry.category(), entry);
+            Path file = Files.write(tmp.resolve(entry.name() + ".json"), entry.body());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int exit = ProoflineCli.run(
+                    List.of("verify", file.toString(), "--data-dir", data.toString()),
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            String outcome = outcome(
+                    entry.name(), exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            check(entry, outcome, wrong);
+        }
+        for (Entry entry : firstOfCategory.values()) {
+            Path file = tmp.resolve(entry.name() + ".json");
+            Path out = tmp.resolve(entry.name() + ".out");
+            Path err = tmp.resolve(entry.name() + ".err");
+            Process p = new ProcessBuilder(
+                            Conformance.repoRoot().resolve("proofline").toString(),
+                            "verify",
+                            file.toString(),
+                            "--data-dir",
+                            data.toString())
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), entry.name() + ": the CLI did not finish");
+            check(entry, outcome(entry.name(), p.exitValue(), Files.readString(out), Files.readString(err)), wrong);
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+    }
+
+    private static String outcome(String name, int exit, String out, String err) {
+        if (exit == 0) {
+            return "receipt:" + StrictJson.parse(out).get("result").asString();
+        }
+        assertEquals(2, exit, name + ": exit " + exit + " " + err);
+        return "error:"
+                + assertUniformError(err.strip(), "CLI " + name).get("code").asString();
+    }
+
+    private static void check(Entry entry, String outcome, List<String> wrong) {
+        boolean receipt = outcome.startsWith("receipt:");
+        String value = outcome.substring(outcome.indexOf(':') + 1);
+        if (!entry.accepts(receipt ? null : value, receipt ? value : null)) {
+            wrong.add("CLI " + entry.name() + ": expected " + entry.expect() + ", got " + outcome);
+        }
+    }
+
+    /** After all of it, a good request still gets a signed receipt. */
+    private static void assertStillVerifies() throws Exception {
+        HttpResponse<String> good = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                                .POST(HttpRequest.BodyPublishers.ofFile(
+                                        Conformance.file("requests/invoice-final.json")))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, good.statusCode(), good.body());
+        assertEquals("pass", StrictJson.parse(good.body()).get("result").asString());
+    }
+}
