@@ -57,6 +57,13 @@ public enum ErrorCode {
             2,
             "retry_later",
             "Scores are being moved between instances (a rebalance) or restored; retry after retry_after seconds."),
+    SERVER_BUSY(
+            "server_busy",
+            503,
+            5,
+            "retry_later",
+            "This instance holds as many live-feed or MCP connections as it is set to; retry after retry_after"
+                    + " seconds, or ask another instance."),
     RECEIPT_PENDING(
             "receipt_pending",
             504,

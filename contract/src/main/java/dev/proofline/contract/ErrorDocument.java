@@ -93,6 +93,13 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
                         "agent_id", "is a placeholder", "Put the agent's id in the path: /score/seller-7.")));
     }
 
+    public static ErrorDocument serverBusy() {
+        return new ErrorDocument(
+                ErrorCode.SERVER_BUSY,
+                "This instance holds as many connections of this kind as it is set to.",
+                List.of());
+    }
+
     public static ErrorDocument notReady() {
         return new ErrorDocument(
                 ErrorCode.NOT_READY, "Scores are not queryable right now (rebalancing or restoring).", List.of());

@@ -148,7 +148,10 @@ public final class ProoflineNode implements AutoCloseable {
                     frontDoorProducer(client, settings.maxRequestBytes(), settings.verifyTimeout());
             // Bounded: with the cluster gone, a plain close() waits for every unsent request's delivery timeout.
             resources.add(() -> frontDoor.close(Duration.ofSeconds(5)));
-            LiveReceipts liveFeed = new LiveReceipts(receipts);
+            LiveReceipts liveFeed = new LiveReceipts(
+                    receipts,
+                    settings.connections().feedClients(),
+                    settings.connections().feedConnected());
             CorrelatedReplies replies = resources.add(new CorrelatedReplies(
                     CorrelatedReplies.consumer(client, false), topics, true, liveFeed, "proofline-replies"));
             VerificationFrontDoor verification = new VerificationFrontDoor(
@@ -167,7 +170,8 @@ public final class ProoflineNode implements AutoCloseable {
                     List.of(
                             URI.create(publicUrl).getAuthority(),
                             settings.host() + ":" + httpPort,
-                            "localhost:" + httpPort)));
+                            "localhost:" + httpPort),
+                    settings.connections().mcpConnections()));
             // Leave the group on a clean stop, so a restarted or surviving instance takes the
             // partitions over at once rather than after this member's session times out.
             resources.add(() -> streams.close(CloseOptions.timeout(Duration.ofSeconds(30))

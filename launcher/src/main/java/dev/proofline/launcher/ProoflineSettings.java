@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param publicUrl          empty: this node's own HTTP address
  * @param budgetSteps        the most evaluation steps one request may take
  * @param retention          how long each topic Proofline creates keeps its records
+ * @param connections        caps on live-feed and MCP connections
  * @param clientOverrides    {@code client.*} settings, for every Kafka client
  * @param streamsOverrides   {@code streams.*} settings, for Kafka Streams only
  */
@@ -37,6 +38,7 @@ public record ProoflineSettings(
         Duration receiptIndexRetention,
         long budgetSteps,
         TopicRetention retention,
+        ConnectionLimits connections,
         Map<String, Object> clientOverrides,
         Map<String, Object> streamsOverrides) {
 
@@ -76,12 +78,19 @@ public record ProoflineSettings(
                         Settings.INPUT_RETENTION_MS.in(config),
                         Settings.RECEIPTS_RETENTION_MS.in(config),
                         Settings.DEAD_LETTER_RETENTION_MS.in(config)),
+                new ConnectionLimits(
+                        Settings.FEED_MAX_CLIENTS.in(config),
+                        Settings.FEED_MAX_CONNECTED.in(config),
+                        Settings.MCP_MAX_CONNECTIONS.in(config)),
                 config.withPrefix(ProoflineConfig.CLIENT_PREFIX),
                 config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
     }
 
     /** {@code retention.ms} of the topics Proofline creates; -1 keeps records for ever. */
     public record TopicRetention(long inputMs, long receiptsMs, long deadLetterMs) {}
+
+    /** How many long-lived connections one instance holds, and for how long. */
+    public record ConnectionLimits(int feedClients, Duration feedConnected, int mcpConnections) {}
 
     /** Whether this node starts its own broker. */
     public boolean embeddedBroker() {

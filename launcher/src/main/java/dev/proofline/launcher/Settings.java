@@ -91,6 +91,23 @@ public final class Settings {
             "2592000000",
             "how long refused records stay on the dead-letter topic" + " (30 days)");
 
+    public static final Setting<Integer> FEED_MAX_CLIENTS = Setting.integer(
+            "http.feed.max.clients",
+            256,
+            1,
+            100_000,
+            "live-feed connections one instance serves at once; more get 503 server_busy");
+    public static final Setting<Duration> FEED_MAX_CONNECTED = Setting.seconds(
+            "http.feed.max.connected.seconds",
+            3600,
+            "how long one live-feed connection is kept before it is closed (browsers reconnect)");
+    public static final Setting<Integer> MCP_MAX_CONNECTIONS = Setting.integer(
+            "mcp.max.connections",
+            64,
+            1,
+            100_000,
+            "MCP requests and streams one instance holds open at once; more get 503 server_busy");
+
     public static final List<Setting<?>> ALL = List.of(
             DATA_DIR,
             KEYS_DIR,
@@ -113,7 +130,10 @@ public final class Settings {
             RECEIPT_INDEX_RETENTION,
             INPUT_RETENTION_MS,
             RECEIPTS_RETENTION_MS,
-            DEAD_LETTER_RETENTION_MS);
+            DEAD_LETTER_RETENTION_MS,
+            FEED_MAX_CLIENTS,
+            FEED_MAX_CONNECTED,
+            MCP_MAX_CONNECTIONS);
 
     private Settings() {}
 

@@ -29,6 +29,7 @@ final class JsonErrorPages extends ErrorHandler {
             case 404 -> ErrorDocument.notFound();
             case 405 -> ErrorDocument.methodNotAllowed();
             case 413 -> ErrorDocument.payloadTooLarge(maxRequestBytes);
+            case 503 -> ErrorDocument.serverBusy();
             default -> status >= 500 ? ErrorDocument.verificationFailed() : ErrorDocument.malformedHttpRequest();
         };
     }

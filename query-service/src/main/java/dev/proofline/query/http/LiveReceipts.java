@@ -1,15 +1,18 @@
 package dev.proofline.query.http;
 
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.query.Answer;
 import dev.proofline.query.discovery.DiscoveryDocuments;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.avro.Receipt;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.sse.SseClient;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -28,8 +31,12 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     private static final long TICK_MILLIS = 500;
     private static final long KEEP_ALIVE_MILLIS = 15_000;
 
-    private final Set<SseClient> clients = ConcurrentHashMap.newKeySet();
+    /** Each connected client and when it connected. */
+    private final Map<SseClient, Long> clients = new ConcurrentHashMap<>();
+
     private final AvroSerde<Receipt> receipts;
+    private final int maxClients;
+    private final long maxConnectedMillis;
     /** The newest records as read, decoded only when sent: most receipts are counted, never shown. */
     private final ArrayDeque<byte[]> newest = new ArrayDeque<>(PER_TICK);
 
@@ -41,8 +48,15 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     private long landed;
     private long lastSentAt = System.currentTimeMillis();
 
-    public LiveReceipts(AvroSerde<Receipt> receipts) {
+    /**
+     * @param maxClients   connections served at once; more are refused with 503 {@code server_busy}
+     * @param maxConnected how long one connection is kept; then it is closed and the browser's
+     *                     EventSource reconnects, so abandoned connections never pile up
+     */
+    public LiveReceipts(AvroSerde<Receipt> receipts, int maxClients, Duration maxConnected) {
         this.receipts = receipts;
+        this.maxClients = maxClients;
+        this.maxConnectedMillis = maxConnected.toMillis();
         ticker.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
@@ -61,14 +75,26 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
 
     @Override
     public void mount(JavalinConfig cfg) {
+        cfg.routes.before(PATH, ctx -> {
+            if (clients.size() >= maxClients) {
+                Responses.send(ctx, Answer.error(ErrorDocument.serverBusy()));
+                ctx.skipRemainingHandlers();
+            }
+        });
         cfg.routes.sse(PATH, client -> {
             client.keepAlive();
-            clients.add(client);
+            clients.put(client, System.currentTimeMillis());
             client.onClose(() -> clients.remove(client));
         });
     }
 
+    /** Connections served now. */
+    public int clientCount() {
+        return clients.size();
+    }
+
     private void tick() {
+        closeLongConnected(System.currentTimeMillis());
         long count;
         List<byte[]> records;
         synchronized (this) {
@@ -84,19 +110,29 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
             send("receipts", event(count, batch));
             lastSentAt = now;
         } else if (now - lastSentAt >= KEEP_ALIVE_MILLIS) {
-            clients.forEach(c -> c.sendComment("keep-alive")); // proxies close idle connections
+            clients.keySet().forEach(c -> c.sendComment("keep-alive")); // proxies close idle connections
             lastSentAt = now;
         }
     }
 
+    /** The browser's EventSource reconnects; a forgotten tab holds a connection for a bounded time only. */
+    private void closeLongConnected(long now) {
+        clients.forEach((client, since) -> {
+            if (now - since > maxConnectedMillis) {
+                clients.remove(client);
+                client.close();
+            }
+        });
+    }
+
     private void send(String name, String data) {
-        for (SseClient client : clients) {
+        clients.forEach((client, since) -> {
             if (client.terminated()) {
                 clients.remove(client);
             } else {
                 client.sendEvent(name, data);
             }
-        }
+        });
     }
 
     /** {"count": n, "receipts": [...]}: the signed receipts embedded exactly as signed. */

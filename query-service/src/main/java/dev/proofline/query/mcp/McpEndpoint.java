@@ -13,8 +13,11 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.DispatcherType;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 
 /**
@@ -30,13 +33,16 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
 
     private final HttpServletStreamableServerTransportProvider transport;
     private final McpSyncServer server;
+    private final int maxConnections;
 
     public McpEndpoint(
             VerificationFrontDoor verification,
             ScoreQueries scores,
             String version,
             List<String> allowedOrigins,
-            List<String> allowedHosts) {
+            List<String> allowedHosts,
+            int maxConnections) {
+        this.maxConnections = maxConnections;
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(PATH)
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
@@ -58,6 +64,9 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             ServletHolder holder = new ServletHolder(transport);
             holder.setAsyncSupported(true); // Streamable HTTP answers may stream as server-sent events
             context.addServlet(holder, PATH);
+            FilterHolder limit = new FilterHolder(new McpConnectionLimit(maxConnections));
+            limit.setAsyncSupported(true);
+            context.addFilter(limit, PATH, EnumSet.of(DispatcherType.REQUEST));
         });
     }
 

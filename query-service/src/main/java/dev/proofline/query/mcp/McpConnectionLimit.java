@@ -1,0 +1,79 @@
+package dev.proofline.query.mcp;
+
+import dev.proofline.contract.ErrorDocument;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * At most so many MCP requests open at once, streams included (a Streamable HTTP GET holds its
+ * connection for as long as the client listens): a flood of sessions gets 503 {@code server_busy}
+ * with the uniform document, never an out-of-memory. A slot is freed when the request ends, or,
+ * for an asynchronous stream, when the stream completes, times out or fails.
+ */
+final class McpConnectionLimit implements Filter {
+    private final Semaphore slots;
+
+    McpConnectionLimit(int maxConnections) {
+        this.slots = new Semaphore(maxConnections);
+    }
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        if (!slots.tryAcquire()) {
+            HttpServletResponse http = (HttpServletResponse) response;
+            ErrorDocument busy = ErrorDocument.serverBusy();
+            http.setStatus(busy.code().status());
+            http.setHeader("Retry-After", Integer.toString(busy.code().retryAfterSeconds()));
+            http.setContentType("application/json");
+            http.getOutputStream().write(busy.toJson().toString().getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        AtomicBoolean released = new AtomicBoolean();
+        Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+                slots.release();
+            }
+        };
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            if (request.isAsyncStarted()) {
+                request.getAsyncContext().addListener(new ReleaseWhenDone(release));
+            } else {
+                release.run();
+            }
+        }
+    }
+
+    /** Frees the slot once the asynchronous stream ends, however it ends. */
+    private record ReleaseWhenDone(Runnable release) implements AsyncListener {
+        @Override
+        public void onComplete(AsyncEvent event) {
+            release.run();
+        }
+
+        @Override
+        public void onTimeout(AsyncEvent event) {
+            release.run();
+        }
+
+        @Override
+        public void onError(AsyncEvent event) {
+            release.run();
+        }
+
+        @Override
+        public void onStartAsync(AsyncEvent event) {}
+    }
+}
