@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Scale-out without Docker: the topology of docker-compose.yml on one machine. One Kafka broker,
-# two Proofline instances sharing the work (same application id, same key ring, each with its own
+# Scale-out without Docker: the topology of docker-compose.yml on one machine. A KRaft cluster of
+# three Kafka brokers (each its own JVM; BROKERS=1 for a single one), two Proofline instances sharing the work (same application id, same key ring, each with its own
 # state), then the load generator; then where the partitions went and each agent's score as
 # both instances answer it. Everything keeps running until Ctrl-C (or SIGTERM), which stops it all.
 #
 # usage: scripts/scale-out.sh [--duration S] [--rate N] [--agents K] [--fail-ratio R]
-# environment: KAFKA_PORT (19092), HTTP_PORT_1 (18080), HTTP_PORT_2 (18082), PARTITIONS (6),
+# environment: BROKERS (3), KAFKA_PORT (19092, with BROKERS=1), HTTP_PORT_1 (18080), HTTP_PORT_2 (18082),
+#              PARTITIONS (6),
 #              SCALE_OUT_DIR (.proofline/scale-out: logs, broker log, keys, Streams state)
 set -euo pipefail
 
@@ -22,6 +23,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 kafka_port="${KAFKA_PORT:-19092}"
+brokers="${BROKERS:-3}"
 http=("${HTTP_PORT_1:-18080}" "${HTTP_PORT_2:-18082}")
 partitions="${PARTITIONS:-6}"
 base="${SCALE_OUT_DIR:-$root/.proofline/scale-out}"
@@ -71,19 +73,20 @@ await() {
 # Build the jar once, up front, rather than racing two first uses of ./proofline.
 "$proofline" --help > /dev/null
 
-start broker broker --data-dir "$base/broker" --kafka-port "$kafka_port"
+start broker broker --data-dir "$base/broker" --kafka-port "$kafka_port" --brokers "$brokers"
 await broker "Kafka broker ready"
+bootstrap="$(sed -n 's/^Kafka broker ready: //p' "$base/broker.log" | head -1)"
 # Instance 2 uses instance 1's schema registry over its REST API (schema.registry.url), as both
 # compose instances use the Confluent registry; instance 1 serves its embedded one.
 registry=()
 for n in 1 2; do
-  start "node-$n" up --bootstrap-servers "127.0.0.1:$kafka_port" --data-dir "$base/node-$n" \
+  start "node-$n" up --bootstrap-servers "$bootstrap" --data-dir "$base/node-$n" \
     --keys-dir "$base/keys" --http-port "${http[$((n - 1))]}" --topics-partitions "$partitions" "${registry[@]}"
   await "node-$n" "Proofline ready"
   registry=(--schema-registry-url "http://127.0.0.1:${http[0]}")
 done
 
-"$proofline" load --bootstrap-servers "127.0.0.1:$kafka_port" --rate "$rate" --duration "$duration" \
+"$proofline" load --bootstrap-servers "$bootstrap" --rate "$rate" --duration "$duration" \
   --agents "$agents" --fail-ratio "$fail_ratio" --seed 1
 
 # Scores follow receipts through the KTable's commit: wait until the leaderboard stops moving.
@@ -114,5 +117,5 @@ for k in $(seq 1 "$agents"); do
 done
 echo
 echo "scale-out running: dashboard http://127.0.0.1:${http[0]}/dashboard and http://127.0.0.1:${http[1]}/dashboard;" \
-  "broker 127.0.0.1:$kafka_port; logs in $base. Ctrl-C stops everything."
+  "Kafka $bootstrap; logs in $base. Ctrl-C stops everything."
 wait

@@ -27,8 +27,9 @@ public final class ProoflineCli {
                  [--<setting> VALUE]...
                   run Proofline: the embedded Kafka broker (unless --bootstrap-servers), the pipeline and
                   the HTTP server, until Ctrl-C
-              broker [--data-dir DIR] [--host HOST] [--kafka-port N]
-                  run only the embedded single-node Kafka broker, for instances started with --bootstrap-servers
+              broker [--brokers N] [--data-dir DIR] [--host HOST] [--kafka-port N]
+                  run only Kafka, for instances started with --bootstrap-servers: one embedded broker, or
+                  with --brokers 3 a KRaft cluster of three brokers, each its own JVM
               publish FILE|DIR|- [--bootstrap-servers HOST:PORT] [--url URL] [--no-wait]
                   publish requests (JSON, JSON Lines or a directory), wait for their verified receipts,
                   print a pass/fail/invalid summary per agent; exit 1 if any was invalid
@@ -52,6 +53,7 @@ public final class ProoflineCli {
             Map.entry("key", new KeyCommand()),
             Map.entry("up", new UpCommand()),
             Map.entry("broker", new BrokerCommand()),
+            Map.entry("broker-node", new BrokerNodeCommand()),
             Map.entry("bench", new BenchCommand()),
             Map.entry("publish", new PublishCommand()),
             Map.entry("score", new ScoreCommand()),

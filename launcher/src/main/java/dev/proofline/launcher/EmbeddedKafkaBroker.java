@@ -34,39 +34,80 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
     }
 
+    /**
+     * One node of a KRaft cluster: its id, where it listens, the controller quorum (every node is
+     * broker and controller, {@code id@host:port,...}), the cluster's id and how many nodes it has.
+     */
+    public record Node(
+            int nodeId, String host, int port, int controllerPort, String voters, String clusterId, int clusterSize) {
+
+        /** The one node of a single-node cluster. */
+        static Node single(String host, int port, int controllerPort) {
+            return new Node(1, host, port, controllerPort, "1@" + host + ":" + controllerPort, null, 1);
+        }
+    }
+
     /** Starts a broker on {@code host:port} (0 picks a free port); returns once it accepts clients. */
     public static EmbeddedKafkaBroker start(Path logDir, String host, int port) throws IOException {
-        Files.createDirectories(logDir);
         int kafkaPort = port == 0 ? freePort(host) : port;
-        int controllerPort = freePort(host);
+        return start(logDir, Node.single(host, kafkaPort, freePort(host)));
+    }
+
+    /**
+     * Starts one node; in a cluster of several, every node must be starting at about the same time:
+     * this returns once the node is unfenced, which needs a majority of controllers.
+     */
+    public static EmbeddedKafkaBroker start(Path logDir, Node node) throws IOException {
+        Files.createDirectories(logDir);
+        String host = node.host();
         Properties props = new Properties();
         props.put("process.roles", "broker,controller");
-        props.put("node.id", "1");
-        props.put("controller.quorum.voters", "1@" + host + ":" + controllerPort);
+        props.put("node.id", Integer.toString(node.nodeId()));
+        props.put("controller.quorum.voters", node.voters());
         props.put(
-                "listeners", "PLAINTEXT://" + host + ":" + kafkaPort + ",CONTROLLER://" + host + ":" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + kafkaPort);
+                "listeners",
+                "PLAINTEXT://" + host + ":" + node.port() + ",CONTROLLER://" + host + ":" + node.controllerPort());
+        props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + node.port());
         props.put("controller.listener.names", "CONTROLLER");
         props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
         props.put("inter.broker.listener.name", "PLAINTEXT");
         props.put("log.dirs", logDir.toAbsolutePath().toString());
         props.put("num.partitions", "1");
         props.put("auto.create.topics.enable", "false");
-        // One node: every internal topic has one replica, and exactly-once needs min ISR 1.
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "1");
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "1");
-        props.put("share.coordinator.state.topic.replication.factor", "1");
-        props.put("share.coordinator.state.topic.min.isr", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
+        // Internal topics are replicated as widely as the cluster allows: three copies, two in sync
+        // for a write, on three nodes or more; one copy on a single node (exactly-once needs min ISR 1 there).
+        String replicas = Integer.toString(Math.min(3, node.clusterSize()));
+        String minIsr = node.clusterSize() >= 3 ? "2" : "1";
+        props.put("offsets.topic.replication.factor", replicas);
+        props.put("offsets.topic.num.partitions", node.clusterSize() >= 3 ? "3" : "1");
+        props.put("transaction.state.log.replication.factor", replicas);
+        props.put("transaction.state.log.min.isr", minIsr);
+        props.put("transaction.state.log.num.partitions", node.clusterSize() >= 3 ? "3" : "1");
+        props.put("share.coordinator.state.topic.replication.factor", replicas);
+        props.put("share.coordinator.state.topic.min.isr", minIsr);
+        props.put("default.replication.factor", replicas);
+        props.put("min.insync.replicas", minIsr);
+        if (node.clusterSize() > 1) {
+            // A CPU-starved 2-core machine must not cause elections: generous quorum and session timeouts.
+            props.put("controller.quorum.election.timeout.ms", "5000");
+            props.put("controller.quorum.fetch.timeout.ms", "10000");
+            props.put("broker.session.timeout.ms", "20000");
+            props.put("broker.heartbeat.interval.ms", "2000");
+            props.put("replica.lag.time.max.ms", "30000");
+            props.put("unclean.leader.election.enable", "false");
+        }
         if (!Files.exists(logDir.resolve("meta.properties"))) {
-            format(logDir, props);
+            format(
+                    logDir,
+                    props,
+                    node.clusterId() != null
+                            ? node.clusterId()
+                            : Uuid.randomUuid().toString());
         }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
-        return new EmbeddedKafkaBroker(server, host + ":" + kafkaPort);
+        return new EmbeddedKafkaBroker(server, host + ":" + node.port());
     }
 
     public String bootstrapServers() {
@@ -79,7 +120,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         server.awaitShutdown();
     }
 
-    private static void format(Path logDir, Properties props) throws IOException {
+    private static void format(Path logDir, Properties props, String clusterId) throws IOException {
         Path config = Files.createTempFile("proofline-kraft", ".properties");
         try {
             try (Writer out = Files.newBufferedWriter(config)) {
@@ -87,7 +128,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             ByteArrayOutputStream output = new ByteArrayOutputStream();
             int code = StorageTool.execute(
-                    new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()},
+                    new String[] {"format", "-t", clusterId, "-c", config.toString()},
                     new PrintStream(output, true, StandardCharsets.UTF_8));
             if (code != 0) {
                 throw new IOException("formatting " + logDir + " failed: "
@@ -98,7 +139,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         }
     }
 
-    static int freePort(String host) throws IOException {
+    public static int freePort(String host) throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
             return socket.getLocalPort();
         }

@@ -137,6 +137,18 @@ public final class PipelineBench {
             out.printf(
                     "REST GET /agents/{id}/receipts (20 read back), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
                     recent.rate(), recent.percentile(0.50), recent.percentile(0.99));
+            int brokers;
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+                brokers = admin.describeCluster().nodes().get().size();
+            }
+            if (brokers >= 3) {
+                // The same pipeline on the same cluster with one replica per partition, in this run.
+                Figures single = bench.singleReplicaPipeline(bootstrap, dir, streamThreads);
+                out.printf(
+                        "pipeline, %d brokers: replication factor 3 %,.0f receipts/s, replication factor 1 %,.0f"
+                                + " receipts/s (3 / 1 = %.2f)%n",
+                        brokers, pipeline[0].rate(), single.rate(), pipeline[0].rate() / single.rate());
+            }
             out.printf("REST verify / pipeline (Kafka)  %10.1f%%%n", 100 * rest.rate() / pipeline[0].rate());
             out.printf("pipeline / pass-through         %10.1f%%%n", 100 * pipeline[0].rate() / raw.rate());
             out.printf("pipeline / bare sign (1 core)   %10.1f%%%n", 100 * pipeline[0].rate() / signs);
@@ -192,6 +204,40 @@ public final class PipelineBench {
                 count,
                 rate);
         return new Figures[] {flat, paced};
+    }
+
+    /** A second node whose own topics, and Streams' internal ones, have one replica. */
+    private Figures singleReplicaPipeline(String bootstrap, Path dir, int streamThreads) throws Exception {
+        String prefix = "bench-rf1-" + UUID.randomUUID() + "-";
+        Topics topics = new Topics(
+                prefix + Topics.DEFAULT_INPUT,
+                prefix + Topics.DEFAULT_RECEIPTS,
+                prefix + Topics.DEFAULT_DEAD_LETTER,
+                prefix + Topics.DEFAULT_SCORES);
+        Map<String, String> settings = new java.util.HashMap<>(Map.of(
+                "bootstrap.servers",
+                bootstrap,
+                "http.port",
+                "0",
+                "data.dir",
+                dir.resolve("node-rf1").toString(),
+                "application.id",
+                prefix + "app",
+                "streams.num.stream.threads",
+                Integer.toString(streamThreads),
+                "topics.replication.factor",
+                "1",
+                "topics.min.insync.replicas",
+                "1"));
+        settings.putAll(Map.of(
+                "topics.input", topics.input(),
+                "topics.receipts", topics.receipts(),
+                "topics.dead.letter", topics.deadLetter(),
+                "topics.scores", topics.scores()));
+        try (ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(settings, Map.of()), dir)) {
+            measure("pipeline RF1 warm-up", bootstrap, topics.input(), topics.receipts(), true, warmUpCount(), 0);
+            return measure("pipeline RF1", bootstrap, topics.input(), topics.receipts(), true, requests.length, 0);
+        }
     }
 
     private int warmUpCount() {

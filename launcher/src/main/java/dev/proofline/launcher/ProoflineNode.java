@@ -94,19 +94,23 @@ public final class ProoflineNode implements AutoCloseable {
             Map<String, Object> client = new HashMap<>(settings.clientOverrides());
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Topics topics = settings.topics();
+            Replication replication;
             try (Admin admin = Admin.create(client)) {
                 KafkaReachability.await(admin, bootstrap);
+                replication = Replication.decide(
+                        settings, admin.describeCluster().nodes().get().size());
                 TopicProvisioner.ensure(
                         admin,
                         topics,
                         settings.partitions(),
-                        settings.replicationFactor(),
+                        replication,
                         settings.maxRequestBytes(),
                         settings.retention());
             }
+            LOG.info("topics Proofline creates get {}", replication);
             // Instances that share the work must share the keys: point keys.dir at the same directory.
             KeyRing keys = KeyRing.openOrCreate(settings.keysDir(), Clock.systemUTC());
-            SchemaRegistryClient registry = registry(settings, client, resources);
+            SchemaRegistryClient registry = registry(settings, client, replication, resources);
 
             // application.server must name the HTTP port before Streams starts, so a free one is chosen now.
             int httpPort =
@@ -130,6 +134,8 @@ public final class ProoflineNode implements AutoCloseable {
             StreamsBuilder builder = new StreamsBuilder();
             ReputationTopology.addTo(builder, topics, receipts, scores, settings.receiptIndexRetention());
             Properties props = streamsProperties(settings, bootstrap);
+            props.putAll(replication.streamsConfigs());
+            props.putAll(settings.streamsOverrides()); // an operator's streams.* setting still wins
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
             PipelineProgress progress = new PipelineProgress();
             KafkaStreams streams = new KafkaStreams(
@@ -245,11 +251,11 @@ public final class ProoflineNode implements AutoCloseable {
 
     /** A configured registry over REST, or the embedded one kept in a compacted topic. */
     private static SchemaRegistryClient registry(
-            ProoflineSettings settings, Map<String, Object> client, Closer resources) {
+            ProoflineSettings settings, Map<String, Object> client, Replication replication, Closer resources) {
         Optional<String> url = settings.schemaRegistryUrl();
         return url.isPresent()
                 ? new RestSchemaRegistryClient(url.get())
-                : resources.add(RegistryStore.open(client, settings.replicationFactor()));
+                : resources.add(RegistryStore.open(client, replication.factor(), replication.topicConfigs()));
     }
 
     private static KafkaProducer<String, byte[]> frontDoorProducer(

@@ -12,7 +12,8 @@ import java.util.Optional;
  * broker) are decided here, nowhere else.
  *
  * @param bootstrapServers   an external cluster, or empty to start the embedded broker
- * @param replicationFactor  empty: the broker's default
+ * @param replicationFactor  set, or 1 on the embedded broker; empty: decided by {@link Replication}
+ * @param minInsyncReplicas  set; empty: decided by {@link Replication}
  * @param publicUrl          empty: this node's own HTTP address
  * @param budgetSteps        the most evaluation steps one request may take
  * @param retention          how long each topic Proofline creates keeps its records
@@ -33,6 +34,7 @@ public record ProoflineSettings(
         Topics topics,
         int partitions,
         Optional<Short> replicationFactor,
+        Optional<Integer> minInsyncReplicas,
         int maxRequestBytes,
         Duration verifyTimeout,
         Duration receiptIndexRetention,
@@ -66,10 +68,11 @@ public record ProoflineSettings(
                         Settings.TOPICS_DEAD_LETTER.in(config),
                         Settings.TOPICS_SCORES.in(config)),
                 Settings.TOPICS_PARTITIONS.in(config),
-                // One broker can hold one replica; on a cluster the broker's own default applies.
+                // One broker can hold one replica; on a cluster, Replication decides once it answers.
                 Settings.TOPICS_REPLICATION_FACTOR
                         .valueIn(config)
                         .or(() -> external.isEmpty() ? Optional.of((short) 1) : Optional.empty()),
+                Settings.TOPICS_MIN_INSYNC_REPLICAS.valueIn(config),
                 Settings.MAX_REQUEST_BYTES.in(config),
                 Settings.VERIFY_TIMEOUT.in(config),
                 Settings.RECEIPT_INDEX_RETENTION.in(config),

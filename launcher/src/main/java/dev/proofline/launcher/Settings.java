@@ -46,8 +46,14 @@ public final class Settings {
             "topics.replication.factor",
             Short::parseShort,
             null,
-            "1 embedded, else the broker default",
-            "replicas of the topics Proofline creates");
+            "1 embedded; 3 on a cluster of 3 or more brokers; else the broker default",
+            "replicas of the topics Proofline creates (its own, the registry's, Kafka Streams' internal ones)");
+    public static final Setting<Integer> TOPICS_MIN_INSYNC_REPLICAS = new Setting<>(
+            "topics.min.insync.replicas",
+            Integer::parseInt,
+            null,
+            "2 with 3 or more replicas, else the broker default",
+            "replicas that must have a write before it counts, on the topics Proofline creates");
     public static final Setting<Integer> MAX_REQUEST_BYTES = Setting.integer(
             "max.request.bytes",
             1048576,
@@ -124,6 +130,7 @@ public final class Settings {
             TOPICS_SCORES,
             TOPICS_PARTITIONS,
             TOPICS_REPLICATION_FACTOR,
+            TOPICS_MIN_INSYNC_REPLICAS,
             MAX_REQUEST_BYTES,
             VERIFY_TIMEOUT,
             VERIFY_BUDGET_STEPS,

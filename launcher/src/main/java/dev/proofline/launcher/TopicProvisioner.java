@@ -22,7 +22,7 @@ final class TopicProvisioner {
             Admin admin,
             Topics topics,
             int partitions,
-            Optional<Short> replicationFactor,
+            Replication replication,
             int maxRequestBytes,
             ProoflineSettings.TopicRetention retention)
             throws ExecutionException, InterruptedException {
@@ -33,12 +33,15 @@ final class TopicProvisioner {
         String deadLetterMax = Integer.toString(5 * maxRequestBytes + 131072);
         // Retention is set, never left to the broker's default (7 days), which would silently delete
         // receipts and with them scores' history, the receipt index and every lookup built on them.
+        Optional<Short> replicationFactor = replication.factor();
+        Map<String, String> replicated = replication.topicConfigs();
         List<NewTopic> missing = new ArrayList<>();
         add(
                 missing,
                 existing,
                 new NewTopic(topics.input(), Optional.of(partitions), replicationFactor)
-                        .configs(Map.of(
+                        .configs(with(
+                                replicated,
                                 TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                                 inputMax,
                                 TopicConfig.RETENTION_MS_CONFIG,
@@ -47,12 +50,14 @@ final class TopicProvisioner {
                 missing,
                 existing,
                 new NewTopic(topics.receipts(), Optional.of(partitions), replicationFactor)
-                        .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.receiptsMs()))));
+                        .configs(with(
+                                replicated, TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.receiptsMs()))));
         add(
                 missing,
                 existing,
                 new NewTopic(topics.deadLetter(), Optional.of(partitions), replicationFactor)
-                        .configs(Map.of(
+                        .configs(with(
+                                replicated,
                                 TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                                 deadLetterMax,
                                 TopicConfig.RETENTION_MS_CONFIG,
@@ -61,10 +66,19 @@ final class TopicProvisioner {
                 missing,
                 existing,
                 new NewTopic(topics.scores(), Optional.of(partitions), replicationFactor)
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+                        .configs(with(
+                                replicated, TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();
         }
+    }
+
+    private static Map<String, String> with(Map<String, String> base, String... keysAndValues) {
+        Map<String, String> configs = new java.util.HashMap<>(base);
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            configs.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return configs;
     }
 
     private static void add(List<NewTopic> missing, Set<String> existing, NewTopic topic) {

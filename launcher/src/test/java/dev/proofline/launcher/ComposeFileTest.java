@@ -34,18 +34,23 @@ class ComposeFileTest {
     }
 
     @Test
-    void theTopologyIsOneBrokerARealRegistryTwoInstancesAndTheLoadGenerator() {
+    void theTopologyIsThreeBrokersARealRegistryTwoInstancesAndTheLoadGenerator() {
         assertEquals(
-                Set.of("kafka", "schema-registry", "proofline-1", "proofline-2", "load"), Set.copyOf(names(services)));
-        assertTrue(
-                services.get("kafka").get("image").asString().startsWith("apache/kafka:"), "the official Kafka image");
-        assertTrue(
-                services.get("kafka")
-                        .get("environment")
-                        .get("KAFKA_PROCESS_ROLES")
-                        .asString()
-                        .contains("controller"),
-                "KRaft");
+                Set.of("kafka-1", "kafka-2", "kafka-3", "schema-registry", "proofline-1", "proofline-2", "load"),
+                Set.copyOf(names(services)));
+        Set<String> voters = new java.util.HashSet<>();
+        for (int n = 1; n <= 3; n++) {
+            JsonNode broker = services.get("kafka-" + n);
+            assertTrue(broker.get("image").asString().startsWith("apache/kafka:"), "the official Kafka image");
+            JsonNode env = broker.get("environment");
+            assertTrue(env.get("KAFKA_PROCESS_ROLES").asString().contains("controller"), "KRaft");
+            assertEquals(n, env.get("KAFKA_NODE_ID").asInt());
+            voters.add(env.get("KAFKA_CONTROLLER_QUORUM_VOTERS").asString());
+            assertEquals("3", env.get("KAFKA_DEFAULT_REPLICATION_FACTOR").asString(), "every topic three times");
+            assertEquals("2", env.get("KAFKA_MIN_INSYNC_REPLICAS").asString());
+            assertEquals("2", env.get("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR").asString());
+        }
+        assertEquals(Set.of("1@kafka-1:9093,2@kafka-2:9093,3@kafka-3:9093"), voters, "one quorum of three voters");
         assertTrue(
                 services.get("schema-registry").get("image").asString().startsWith("confluentinc/cp-schema-registry:"));
         for (String instance : List.of("proofline-1", "proofline-2", "load")) {
@@ -68,7 +73,9 @@ class ComposeFileTest {
                 "PROOFLINE_TOPICS_PARTITIONS")) {
             assertEquals(one.get(shared), two.get(shared), shared);
         }
-        assertEquals("kafka:9092", one.get("PROOFLINE_BOOTSTRAP_SERVERS").asString());
+        assertEquals(
+                "kafka-1:9092,kafka-2:9092,kafka-3:9092",
+                one.get("PROOFLINE_BOOTSTRAP_SERVERS").asString());
         String registryListener = services.get("schema-registry")
                 .get("environment")
                 .get("SCHEMA_REGISTRY_LISTENERS")
@@ -125,16 +132,16 @@ class ComposeFileTest {
                 }
             }
         }
-        assertEquals(Set.of("29092", "8081", "8080", "8082"), hostPorts);
+        assertEquals(Set.of("29092", "29093", "29094", "8081", "8080", "8082"), hostPorts);
         assertEquals(
-                Set.of("kafka", "schema-registry"),
+                Set.of("kafka-1", "kafka-2", "kafka-3", "schema-registry"),
                 Set.copyOf(names(services.get("proofline-1").get("depends_on"))));
         assertEquals(
                 Set.of("proofline-1"),
                 Set.copyOf(names(services.get("proofline-2").get("depends_on"))),
                 "the second instance starts after the first has created the key ring and topics");
         assertEquals(
-                Set.of("kafka"),
+                Set.of("kafka-1", "kafka-2", "kafka-3"),
                 Set.copyOf(names(services.get("schema-registry").get("depends_on"))));
     }
 

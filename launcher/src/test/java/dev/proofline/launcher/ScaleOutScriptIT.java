@@ -102,6 +102,10 @@ class ScaleOutScriptIT {
             synchronized (lines) {
                 output = String.join("\n", lines);
             }
+            Matcher ready = java.util.regex.Pattern.compile("Kafka broker ready: (\\S+)")
+                    .matcher(output);
+            assertTrue(ready.find(), output);
+            assertEquals(3, ready.group(1).split(",").length, "a three-broker cluster: " + ready.group(1));
             Matcher sent = SENT.matcher(output);
             assertTrue(sent.find(), output);
             long requests = Long.parseLong(sent.group(1).replace(",", ""));
@@ -171,7 +175,9 @@ class ScaleOutScriptIT {
                 assertTrue(output.contains(agent), "the script printed " + agent);
             }
             List<ProcessHandle> children = script.descendants().toList();
-            assertTrue(children.size() >= 3, "broker and two instances run as processes: " + children);
+            assertTrue(
+                    children.size() >= 6,
+                    "the broker command, three brokers and two instances run as processes: " + children);
 
             script.destroy(); // SIGTERM, as Ctrl-C or a service manager would
             assertTrue(script.waitFor(120, TimeUnit.SECONDS), "the script stops");

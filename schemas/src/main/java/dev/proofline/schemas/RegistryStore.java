@@ -55,9 +55,16 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     /** Creates the topic if needed and replays it. {@code client} holds bootstrap servers and the like. */
     public static RegistryStore open(Map<String, Object> client, Optional<Short> replicationFactor) {
+        return open(client, replicationFactor, Map.of());
+    }
+
+    /** The same, with topic settings for the registry's topic (e.g. {@code min.insync.replicas}). */
+    public static RegistryStore open(
+            Map<String, Object> client, Optional<Short> replicationFactor, Map<String, String> topicConfigs) {
+        Map<String, String> configs = new java.util.HashMap<>(topicConfigs);
+        configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         try (Admin admin = Admin.create(client)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), replicationFactor)
-                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))))
+            admin.createTopics(List.of(new NewTopic(TOPIC, Optional.of(1), replicationFactor).configs(configs)))
                     .all()
                     .get();
         } catch (ExecutionException e) {
