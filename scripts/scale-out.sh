@@ -87,13 +87,18 @@ for n in 1 2; do
 done
 
 "$proofline" load --bootstrap-servers "$bootstrap" --rate "$rate" --duration "$duration" \
-  --agents "$agents" --fail-ratio "$fail_ratio" --seed 1
+  --agents "$agents" --fail-ratio "$fail_ratio" --seed 1 | tee "$base/load.log"
+sent="$(sed -n 's/.*sent \([0-9,]*\) requests.*/\1/p' "$base/load.log" | tail -1 | tr -d ,)"
 
-# Scores follow receipts through the KTable's commit: wait until the leaderboard stops moving.
-last="" now=""
-for _ in $(seq 1 60); do
+# Scores follow receipts through the KTable's commit (on a replicated cluster, transactions take
+# longer): wait until the leaderboard counts every request sent, or stops moving for 10 s.
+last="" now="" still=0
+for _ in $(seq 1 120); do
   now="$(curl -sf "http://127.0.0.1:${http[0]}/agents?limit=1000" || true)"
-  [ -n "$now" ] && [ "$now" = "$last" ] && break
+  counted="$(printf '%s' "$now" | { grep -o '"total":[0-9]*' || true; } | cut -d: -f2 | awk '{s += $1} END {print s + 0}')"
+  [ -n "$sent" ] && [ "${counted:-0}" = "$sent" ] && break
+  if [ -n "$now" ] && [ "$now" = "$last" ]; then still=$((still + 1)); else still=0; fi
+  [ "$still" -ge 10 ] && break
   last="$now"
   sleep 1
 done

@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code proofline broker [--brokers N] [--data-dir DIR] [--host HOST] [--kafka-port N]}: only Kafka,
@@ -42,33 +41,19 @@ final class BrokerCommand implements Command {
         }
         EmbeddedKafkaBroker broker =
                 EmbeddedKafkaBroker.start(dataDir.resolve("kafka"), args.option("host", "127.0.0.1"), port);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            broker.close();
-                            stopped.countDown();
-                        },
-                        "proofline-broker-shutdown"));
-        out.println("Kafka broker ready: " + broker.bootstrapServers());
-        out.flush();
-        stopped.await();
+        UntilStopped.await(broker, "proofline-broker-shutdown", () -> {
+            out.println("Kafka broker ready: " + broker.bootstrapServers());
+            out.flush();
+        });
         return 0;
     }
 
     private static int cluster(Path dir, String host, int brokers, PrintStream out) throws Exception {
         BrokerCluster cluster = BrokerCluster.start(dir, host, brokers);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            cluster.close();
-                            stopped.countDown();
-                        },
-                        "proofline-cluster-shutdown"));
-        out.println("Kafka broker ready: " + cluster.bootstrapServers());
-        out.flush();
-        stopped.await();
+        UntilStopped.await(cluster, "proofline-cluster-shutdown", () -> {
+            out.println("Kafka broker ready: " + cluster.bootstrapServers());
+            out.flush();
+        });
         return 0;
     }
 }

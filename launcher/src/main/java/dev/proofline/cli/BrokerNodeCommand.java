@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code proofline broker-node ...}: one node of a multi-broker cluster, started by
@@ -37,17 +36,10 @@ final class BrokerNodeCommand implements Command {
                 required(args, "cluster-id"),
                 number(args, "cluster-size"));
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Path.of(required(args, "data-dir")), node);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            broker.close();
-                            stopped.countDown();
-                        },
-                        "proofline-broker-node-shutdown"));
-        out.println(BrokerCluster.NODE_READY + broker.bootstrapServers());
-        out.flush();
-        stopped.await();
+        UntilStopped.await(broker, "proofline-broker-node-shutdown", () -> {
+            out.println(BrokerCluster.NODE_READY + broker.bootstrapServers());
+            out.flush();
+        });
         return 0;
     }
 

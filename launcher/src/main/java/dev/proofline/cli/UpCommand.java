@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code proofline up [--config FILE] [--data-dir DIR] [--kafka-port N] [--http-port N]
@@ -37,17 +36,10 @@ final class UpCommand implements Command {
             err.println("proofline up: " + e.getMessage());
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime()
-                .addShutdownHook(new Thread(
-                        () -> {
-                            node.close();
-                            stopped.countDown();
-                        },
-                        "proofline-shutdown"));
-        out.println(node.readyLine());
-        out.flush();
-        stopped.await();
+        UntilStopped.await(node, "proofline-shutdown", () -> {
+            out.println(node.readyLine());
+            out.flush();
+        });
         return 0;
     }
 }

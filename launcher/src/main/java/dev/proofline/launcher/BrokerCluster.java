@@ -169,7 +169,7 @@ public final class BrokerCluster implements AutoCloseable {
 
     /**
      * Stops every node at once. The last nodes standing cannot hand leadership over without a
-     * controller majority and would wait for one: after a grace period they are killed, which Kafka
+     * controller majority and would wait for one: after 10 s they are killed, which Kafka
      * recovers from on the next start like any crash.
      */
     @Override
@@ -179,7 +179,7 @@ public final class BrokerCluster implements AutoCloseable {
                 p.destroy();
             }
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (Process p : processes) {
             if (p == null) {
                 continue;

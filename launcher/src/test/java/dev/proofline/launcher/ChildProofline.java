@@ -48,6 +48,30 @@ final class ChildProofline implements AutoCloseable {
         return new ChildProofline(process, line);
     }
 
+    /**
+     * An instance sharing the work with others of the same {@code applicationId}: its own data
+     * directory and log under {@code dir}, the shared key ring {@code dir/keys}, a free HTTP port, and
+     * a short session timeout so a killed member's partitions move quickly. Extra flags follow.
+     */
+    static ChildProofline sharingWork(Path dir, String name, String bootstrap, String applicationId, String... more)
+            throws Exception {
+        List<String> flags = new ArrayList<>(List.of(
+                "--bootstrap-servers",
+                bootstrap,
+                "--data-dir",
+                dir.resolve(name).toString(),
+                "--keys-dir",
+                dir.resolve("keys").toString(),
+                "--http-port",
+                Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1")),
+                "--application-id",
+                applicationId,
+                "--streams.session.timeout.ms",
+                "10000"));
+        flags.addAll(List.of(more));
+        return up(dir.resolve(name + ".log"), flags.toArray(String[]::new));
+    }
+
     String readyLine() {
         return readyLine;
     }

@@ -44,20 +44,7 @@ class ClusterFaultIT {
     }
 
     private ChildProofline instance(String bootstrap, String name) throws Exception {
-        return ChildProofline.up(
-                tmp.resolve(name + ".log"),
-                "--bootstrap-servers",
-                bootstrap,
-                "--data-dir",
-                tmp.resolve(name).toString(),
-                "--keys-dir",
-                tmp.resolve("keys").toString(),
-                "--http-port",
-                Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1")),
-                "--application-id",
-                "cluster-test",
-                "--streams.session.timeout.ms",
-                "10000");
+        return ChildProofline.sharingWork(tmp, name, bootstrap, "cluster-test");
     }
 
     @Test

@@ -22,26 +22,8 @@ class FaultToleranceIT {
     @TempDir
     Path tmp;
 
-    private String[] flags(String bootstrap, String name, String httpPort) {
-        return new String[] {
-            "--bootstrap-servers",
-            bootstrap,
-            "--data-dir",
-            tmp.resolve(name).toString(),
-            "--keys-dir",
-            tmp.resolve("keys").toString(),
-            "--http-port",
-            httpPort,
-            "--application-id",
-            "fault-test",
-            // A killed member's partitions move once its session times out: keep that short here.
-            "--streams.session.timeout.ms",
-            "8000"
-        };
-    }
-
-    private static String port() throws Exception {
-        return Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1"));
+    private ChildProofline instance(String bootstrap, String name) throws Exception {
+        return ChildProofline.sharingWork(tmp, name, bootstrap, "fault-test");
     }
 
     @Test
@@ -50,7 +32,7 @@ class FaultToleranceIT {
         int kafkaPort = EmbeddedKafkaBroker.freePort("127.0.0.1");
         EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(brokerDir, "127.0.0.1", kafkaPort);
         String bootstrap = broker.bootstrapServers();
-        try (ChildProofline node = ChildProofline.up(tmp.resolve("node.log"), flags(bootstrap, "node", port()))) {
+        try (ChildProofline node = instance(bootstrap, "node")) {
             CompletableFuture<Void> producing =
                     CompletableFuture.runAsync(() -> FaultHarness.produce(bootstrap, "b-", REQUESTS));
             int before = FaultHarness.countUntil(bootstrap, REQUESTS / 4, Duration.ofSeconds(180));
@@ -72,9 +54,8 @@ class FaultToleranceIT {
     void oneOfTwoInstancesKilledMidStream() throws Exception {
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
             String bootstrap = kafka.bootstrapServers();
-            try (ChildProofline first = ChildProofline.up(tmp.resolve("first.log"), flags(bootstrap, "first", port()));
-                    ChildProofline second =
-                            ChildProofline.up(tmp.resolve("second.log"), flags(bootstrap, "second", port()))) {
+            try (ChildProofline first = instance(bootstrap, "first");
+                    ChildProofline second = instance(bootstrap, "second")) {
                 CompletableFuture<Void> producing =
                         CompletableFuture.runAsync(() -> FaultHarness.produce(bootstrap, "k-", REQUESTS));
                 int before = FaultHarness.countUntil(bootstrap, REQUESTS / 4, Duration.ofSeconds(180));
@@ -98,7 +79,7 @@ class FaultToleranceIT {
         Path log = tmp.resolve("node.log");
         CompletableFuture<ChildProofline> starting = CompletableFuture.supplyAsync(() -> {
             try {
-                return ChildProofline.up(log, flags(bootstrap, "node", port()));
+                return instance(bootstrap, "node");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
