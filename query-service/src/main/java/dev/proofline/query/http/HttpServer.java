@@ -4,6 +4,7 @@ import dev.proofline.contract.ErrorDocument;
 import dev.proofline.query.Answer;
 import io.javalin.Javalin;
 import io.javalin.http.HttpResponseException;
+import java.io.OutputStream;
 import java.util.List;
 
 /**
@@ -14,6 +15,9 @@ import java.util.List;
  * wrong methods and requests Jetty cannot parse get the uniform error document too.
  */
 public final class HttpServer implements AutoCloseable {
+    /** Oversized bodies up to this size are read and dropped so the client can read the 413. */
+    private static final long DRAINED_AT_MOST = 16L * 1024 * 1024;
+
     private final Javalin javalin;
 
     private HttpServer(Javalin javalin) {
@@ -23,15 +27,25 @@ public final class HttpServer implements AutoCloseable {
     public static HttpServer start(String host, int port, int maxRequestBytes, List<RouteGroup> groups) {
         Javalin javalin = Javalin.create(cfg -> {
                     cfg.startup.showJavalinBanner = false;
-                    cfg.http.maxRequestSize = maxRequestBytes;
+                    // Bodies without a declared length are read up to twice the limit, so the verify
+                    // route still answers with the exact size; past that Javalin stops reading.
+                    cfg.http.maxRequestSize = 2L * maxRequestBytes;
                     cfg.http.prefer405over404 = true;
                     cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(maxRequestBytes)));
                     Responses.mount(cfg);
                     cfg.routes.before(ctx -> {
-                        // Refuse a declared oversize body before reading a byte of it.
                         long declared = ctx.contentLength();
                         if (declared > maxRequestBytes) {
-                            throw new HttpResponseException(413, "too large");
+                            // Read and drop a moderately oversized body before answering: a client still
+                            // sending would otherwise meet a closed connection instead of the answer.
+                            if (declared <= DRAINED_AT_MOST) {
+                                ctx.req().getInputStream().transferTo(OutputStream.nullOutputStream());
+                            }
+                            Responses.send(
+                                    ctx,
+                                    Answer.error(ErrorDocument.payloadTooLarge(
+                                            (int) Math.min(declared, Integer.MAX_VALUE), maxRequestBytes)));
+                            ctx.skipRemainingHandlers();
                         }
                     });
                     cfg.routes.exception(HttpResponseException.class, (e, ctx) -> {
