@@ -86,10 +86,44 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// ---- operator token --------------------------------------------------------------------------
+// Receipts and the live feed are for operators (docs/access.md). The token is kept in this tab's
+// session storage and sent in the Authorization header only: never in a URL, where logs keep it.
+const TOKEN_KEY = 'proofline.operatorToken';
+const token = {
+  get: () => sessionStorage.getItem(TOKEN_KEY),
+  set: value => sessionStorage.setItem(TOKEN_KEY, value),
+  forget: () => sessionStorage.removeItem(TOKEN_KEY),
+};
+
+function headers(extra = {}) {
+  const value = token.get();
+  return value ? { ...extra, Authorization: 'Bearer ' + value } : extra;
+}
+
 async function getJson(path) {
-  const response = await fetch(path, { headers: { Accept: 'application/json' } });
+  const response = await fetch(path, { headers: headers({ Accept: 'application/json' }) });
+  if (response.status === 401 && token.get()) {
+    token.forget(); // revoked or mistyped: back to the public view
+    showTokenState('the token was refused');
+  }
   if (!response.ok) throw new Error(path + ' answered ' + response.status);
   return response.json();
+}
+
+function showTokenState(problem) {
+  const has = !!token.get();
+  document.getElementById('token-form').hidden = has;
+  document.getElementById('token-status').hidden = !has;
+  document.getElementById('feed').hidden = !has;
+  document.getElementById('receipts-locked').hidden = has;
+  document.getElementById('agent-receipts').hidden = !has;
+  const input = document.getElementById('token-input');
+  input.placeholder = problem || 'operator token';
+  if (!has) {
+    document.querySelector('#agent-receipts tbody').replaceChildren();
+    document.getElementById('feed-list').replaceChildren();
+  }
 }
 
 function ago(iso) {
@@ -137,7 +171,8 @@ async function showLeaderboard() {
 // ---- one agent -------------------------------------------------------------------------------
 async function showAgent(agentId) {
   const path = encodeURIComponent(agentId);
-  const [history, recent] = await Promise.all([getJson('/reputation/' + path), getJson('/agents/' + path + '/receipts')]);
+  const [history, recent] = await Promise.all([getJson('/reputation/' + path),
+    token.get() ? getJson('/agents/' + path + '/receipts') : Promise.resolve(null)]);
   document.getElementById('agent-title').textContent = agentId;
   const card = (label, value) => el('div', { class: 'card' }, el('b', {}, value), label);
   document.getElementById('agent-summary').replaceChildren(
@@ -147,12 +182,12 @@ async function showAgent(agentId) {
     card('last seen', ago(history.last_verified_at)));
   document.getElementById('agent-chart').replaceChildren(scoreChart(history.score_over_time));
 
+  if (!recent) return; // the public view: no receipts
   const rows = [];
   for (const receipt of recent.receipts) {
     const valid = await verifyReceipt(receipt);
     rows.push(el('tr', { 'data-verification-id': receipt.verification_id },
-      el('td', {}, el('a', { href: '/receipts/' + encodeURIComponent(receipt.verification_id), title: 'the signed receipt' },
-        receipt.verified_at)),
+      el('td', { title: 'verification id ' + receipt.verification_id }, receipt.verified_at),
       el('td', {}, receipt.task_id), resultCell(receipt.result),
       signatureCell(valid), el('td', {}, receipt.attestation ? receipt.attestation.key_version : ''),
       el('td', { class: 'summary' }, describe(receipt))));
@@ -206,31 +241,84 @@ function scoreChart(points) {
 }
 
 // ---- live feed -------------------------------------------------------------------------------
+// A browser's EventSource cannot send an Authorization header, so the feed is read with fetch and its
+// server-sent events are split here: frames end with a blank line; "event:" names, "data:" carries.
+async function readEvents(response, onEvent) {
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replace(/\r\n?/g, '\n');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = 'message';
+      const data = [];
+      for (const line of frame.split('\n')) {
+        if (line.startsWith('event:')) name = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) await onEvent(name, data.join('\n'));
+    }
+  }
+}
+
+let feedStop = null;
+
 function startFeed() {
   const status = document.getElementById('feed-status');
-  const list = document.getElementById('feed-list');
-  const source = new EventSource('/feed/receipts');
-  source.onopen = () => { status.textContent = 'feed: live'; status.className = 'status ok'; };
-  source.onerror = () => { status.textContent = 'feed: reconnecting…'; status.className = 'status bad'; };
-  const rate = document.getElementById('feed-rate');
-  let quiet = null;
-  source.addEventListener('receipts', async event => {
-    const batch = JSON.parse(event.data);
-    document.getElementById('feed-empty').hidden = true;
-    rate.textContent = (batch.count * 2) + ' receipts/s'; // the server ticks twice a second
-    clearTimeout(quiet);
-    quiet = setTimeout(() => { rate.textContent = ''; }, 2000); // no tick: nothing landed
-    for (const receipt of batch.receipts) {
-      const valid = await verifyReceipt(receipt);
-      const mark = valid === true ? el('span', { class: 'verified', title: 'signature verified' }, '✓ ')
-        : valid === false ? el('span', { class: 'invalid', title: 'signature INVALID' }, '✗ ') : '';
-      list.prepend(el('li', { 'data-verification-id': receipt.verification_id }, mark,
-        el('span', { class: receipt.result }, receipt.result), ' ',
-        receipt.agent_id ? el('a', { href: '#/agent/' + encodeURIComponent(receipt.agent_id) }, receipt.agent_id) : receipt.task_id,
-        el('span', { class: 'when' }, receipt.verified_at)));
+  if (feedStop) feedStop.abort();
+  if (!token.get()) {
+    status.textContent = 'feed: operators only'; status.className = 'status';
+    return;
+  }
+  const stop = new AbortController();
+  feedStop = stop;
+  const connect = async () => {
+    while (!stop.signal.aborted && token.get()) {
+      try {
+        const response = await fetch('/feed/receipts',
+          { headers: headers({ Accept: 'text/event-stream' }), signal: stop.signal, cache: 'no-store' });
+        if (response.status === 401 || response.status === 403) {
+          token.forget();
+          showTokenState('the token was refused');
+          status.textContent = 'feed: operators only'; status.className = 'status';
+          return;
+        }
+        if (!response.ok) throw new Error('the feed answered ' + response.status);
+        status.textContent = 'feed: live'; status.className = 'status ok';
+        await readEvents(response, (name, data) => name === 'receipts' ? showBatch(JSON.parse(data)) : null);
+      } catch (e) {
+        if (stop.signal.aborted) return;
+      }
+      status.textContent = 'feed: reconnecting…'; status.className = 'status bad';
+      await new Promise(resolve => setTimeout(resolve, 2000));
     }
-    while (list.children.length > FEED_KEEP) list.lastElementChild.remove();
-  });
+  };
+  connect();
+}
+
+const feedRate = { quiet: null };
+
+async function showBatch(batch) {
+  const list = document.getElementById('feed-list');
+  const rate = document.getElementById('feed-rate');
+  document.getElementById('feed-empty').hidden = true;
+  rate.textContent = (batch.count * 2) + ' receipts/s'; // the server ticks twice a second
+  clearTimeout(feedRate.quiet);
+  feedRate.quiet = setTimeout(() => { rate.textContent = ''; }, 2000); // no tick: nothing landed
+  for (const receipt of batch.receipts) {
+    const valid = await verifyReceipt(receipt);
+    const mark = valid === true ? el('span', { class: 'verified', title: 'signature verified' }, '✓ ')
+      : valid === false ? el('span', { class: 'invalid', title: 'signature INVALID' }, '✗ ') : '';
+    list.prepend(el('li', { 'data-verification-id': receipt.verification_id }, mark,
+      el('span', { class: receipt.result }, receipt.result), ' ',
+      receipt.agent_id ? el('a', { href: '#/agent/' + encodeURIComponent(receipt.agent_id) }, receipt.agent_id) : receipt.task_id,
+      el('span', { class: 'when' }, receipt.verified_at)));
+  }
+  while (list.children.length > FEED_KEEP) list.lastElementChild.remove();
 }
 
 // ---- routing ---------------------------------------------------------------------------------
@@ -257,6 +345,22 @@ async function start() {
   status.textContent = keys.available ? 'signatures checked with ' + keys.byVersion.size + ' published key(s)' : keys.problem;
   status.className = 'status ' + (keys.available ? 'ok' : 'bad');
   window.addEventListener('hashchange', route);
+  document.getElementById('token-form').addEventListener('submit', event => {
+    event.preventDefault(); // nothing is submitted anywhere: the token stays in this tab
+    const input = document.getElementById('token-input');
+    if (input.value.trim()) token.set(input.value.trim());
+    input.value = '';
+    showTokenState();
+    startFeed();
+    route();
+  });
+  document.getElementById('token-forget').addEventListener('click', () => {
+    token.forget();
+    showTokenState();
+    startFeed();
+    route();
+  });
+  showTokenState();
   startFeed();
   await route();
   document.body.dataset.ready = 'true';

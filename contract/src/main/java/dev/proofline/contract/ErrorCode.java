@@ -39,6 +39,19 @@ public enum ErrorCode {
             null,
             "fix_request_fields",
             "The agent id in the path is a placeholder ({agent_id}, :agent_id or empty); put a real agent id there."),
+    UNAUTHORIZED(
+            "unauthorized",
+            401,
+            null,
+            "send_valid_key",
+            "This route needs a key and none was sent, or the Authorization: Bearer key sent is unknown or revoked;"
+                    + " a bad key is never treated as no key. The WWW-Authenticate header says Bearer."),
+    FORBIDDEN(
+            "forbidden",
+            403,
+            null,
+            "use_operator_key",
+            "The key is valid but its role does not allow this route (docs/access.md lists who may read what)."),
     NOT_FOUND(
             "not_found",
             404,

@@ -49,6 +49,21 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
                 List.of());
     }
 
+    /** No key where one is needed, or a key that is unknown or revoked. */
+    public static ErrorDocument unauthorized(boolean keySent) {
+        return new ErrorDocument(
+                ErrorCode.UNAUTHORIZED,
+                keySent
+                        ? "The key sent is unknown or revoked; ask the operator for a valid key."
+                        : "This route needs a key: send Authorization: Bearer <key>.",
+                List.of());
+    }
+
+    public static ErrorDocument forbidden() {
+        return new ErrorDocument(
+                ErrorCode.FORBIDDEN, "This key's role does not allow this route; it needs an operator key.", List.of());
+    }
+
     public static ErrorDocument notFound() {
         return new ErrorDocument(ErrorCode.NOT_FOUND, "No route has this path.", List.of());
     }

@@ -11,6 +11,15 @@ public final class Headers {
     public static final String SOURCE_PARTITION = "proofline.source.partition";
     public static final String SOURCE_OFFSET = "proofline.source.offset";
     public static final String ERROR_CODE = "proofline.error.code";
+    /**
+     * On a request published by the front door: who submitted it, and an HMAC binding that name to
+     * the request's bytes under the deployment's secret. A record without a valid pair is Kafka's own.
+     */
+    public static final String SUBMITTER = "proofline.submitter";
+
+    public static final String SUBMITTER_MAC = "proofline.submitter.mac";
+    /** On a record of the callers topic: its HMAC under the deployment's secret. */
+    public static final String RECORD_MAC = "proofline.record.mac";
 
     private Headers() {}
 }

@@ -41,7 +41,8 @@ public final class ReceiptAssembler {
             String verifiedAt,
             String keyVersion,
             CheckTally schema,
-            CheckTally integrity) {
+            CheckTally integrity,
+            Scoring scoring) {
         List<Finding> schemaFindings = schema.findings();
         List<Finding> integrityFindings = integrity.findings();
         Set<String> blocking = new LinkedHashSet<>();
@@ -86,6 +87,9 @@ public final class ReceiptAssembler {
                     receipt.putObject("overall"),
                     schema.passed() + integrity.passed(),
                     schema.total() + integrity.total());
+        }
+        if (!scoring.counted()) {
+            receipt.putObject("scoring").put("counted", false).put("reason", scoring.reason());
         }
         receipt.set("verify", VerifyBlock.of(settings, keyVersion));
         return receipt;

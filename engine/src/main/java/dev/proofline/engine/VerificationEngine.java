@@ -38,12 +38,19 @@ public final class VerificationEngine {
      * impossible) each become an error document, so a caller's record never stops its caller.
      */
     public Verdict process(byte[] body, UUID verificationId, Instant verifiedAt) {
+        return process(body, verificationId, verifiedAt, Scoring.Policy.EVERY_RECEIPT);
+    }
+
+    /** The same, with a say on whether the receipt counts toward its agent's score. */
+    public Verdict process(byte[] body, UUID verificationId, Instant verifiedAt, Scoring.Policy scoring) {
         try {
             ParseOutcome outcome = parser.parse(body);
             if (outcome instanceof ParseOutcome.Invalid invalid) {
                 return new Verdict.Refused(invalid.error());
             }
-            return new Verdict.Signed(verify(((ParseOutcome.Valid) outcome).request(), verificationId, verifiedAt));
+            VerificationRequest request = ((ParseOutcome.Valid) outcome).request();
+            return new Verdict.Signed(
+                    sign(evaluate(request, verificationId, verifiedAt, scoring.forAgent(request.agentId()))));
         } catch (VerificationBudgetExceeded e) {
             return new Verdict.Refused(ErrorDocument.budgetExceeded(e.budgetSteps()));
         } catch (RuntimeException | StackOverflowError e) {
@@ -61,6 +68,10 @@ public final class VerificationEngine {
 
     /** Runs every check and lays out the unsigned receipt body. */
     public ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
+        return evaluate(request, verificationId, verifiedAt, Scoring.COUNTED);
+    }
+
+    private ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt, Scoring scoring) {
         WorkBudget budget = new WorkBudget(budgetSteps);
         SchemaChecks.Outcome schema = SchemaChecks.run(request.schema(), request.submittedOutput(), budget);
         CheckTally integrity = new CheckTally();
@@ -77,7 +88,8 @@ public final class VerificationEngine {
                 ReceiptAssembler.timestamp(verifiedAt),
                 attestor.keyVersion(),
                 schema.tally(),
-                integrity);
+                integrity,
+                scoring);
     }
 
     /** Signs a receipt body with the verification context; the timestamp is its {@code verified_at}. */

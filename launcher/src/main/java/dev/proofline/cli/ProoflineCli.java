@@ -27,6 +27,10 @@ public final class ProoflineCli {
                  [--<setting> VALUE]...
                   run Proofline: the embedded Kafka broker (unless --bootstrap-servers), the pipeline and
                   the HTTP server, until Ctrl-C
+              caller add NAME [--role caller|operator] [--allowance N|unlimited] [--agents PATTERN,...] [--<setting> VALUE]...
+                  issue a key; its token is printed once, alone on stdout (only its hash is kept)
+              caller revoke NAME | caller list [--<setting> VALUE]...
+                  revoke a key on every instance within seconds | list keys (never tokens)
               broker [--brokers N] [--data-dir DIR] [--host HOST] [--kafka-port N]
                   run only Kafka, for instances started with --bootstrap-servers: one embedded broker, or
                   with --brokers 3 a KRaft cluster of three brokers, each its own JVM
@@ -52,6 +56,7 @@ public final class ProoflineCli {
             Map.entry("hash", new HashCommand()),
             Map.entry("key", new KeyCommand()),
             Map.entry("up", new UpCommand()),
+            Map.entry("caller", new CallerCommand()),
             Map.entry("broker", new BrokerCommand()),
             Map.entry("broker-node", new BrokerNodeCommand()),
             Map.entry("bench", new BenchCommand()),

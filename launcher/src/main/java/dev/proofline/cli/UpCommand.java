@@ -37,6 +37,10 @@ final class UpCommand implements Command {
             return 1;
         }
         UntilStopped.await(node, "proofline-shutdown", () -> {
+            node.newOperatorToken().ifPresent(token -> {
+                out.println("Operator token (shown once; also kept in " + node.operatorTokenFile() + ", mode 0600):");
+                out.println(token);
+            });
             out.println(node.readyLine());
             out.flush();
         });

@@ -103,6 +103,7 @@ public final class PipelineBench {
                     dir)) {
                 pipeline = bench.pipeline(bootstrap, Duration.ofSeconds(15));
                 String url = node.httpUrl();
+                String operator = node.operatorToken().orElse("");
                 rest = bench.http(
                         "REST POST /verify/schema",
                         50,
@@ -114,7 +115,9 @@ public final class PipelineBench {
                         "REST GET /agents/{id}/receipts",
                         50,
                         2_000,
-                        n -> get(url + "/agents/bench-agent-" + (n % 50) + "/receipts"));
+                        n -> HttpRequest.newBuilder(URI.create(url + "/agents/bench-agent-" + (n % 50) + "/receipts"))
+                                .header("Authorization", "Bearer " + operator) // receipts are for operators
+                                .build());
             }
             out.println();
             out.printf("bare Ed25519 sign, 1 thread     %,10.0f signs/s%n", signs);

@@ -52,6 +52,22 @@ final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoClose
                         .result(registry.scrape()));
     }
 
+    /**
+     * Records that claimed a submitter, or a callers-topic record, without this deployment's secret:
+     * someone with write access to Kafka tried to pass as the front door or to mint a key.
+     */
+    public void countForgeries(
+            java.util.function.LongSupplier submitterHeaders, java.util.function.LongSupplier callerRecords) {
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "proofline.forged.submitter.headers", submitterHeaders, s -> s.getAsLong())
+                .description("request records whose submitter header did not verify (attributed to Kafka)")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder(
+                        "proofline.forged.caller.records", callerRecords, s -> s.getAsLong())
+                .description("callers-topic records ignored because their HMAC did not verify")
+                .register(registry);
+    }
+
     @Override
     public void verified(String result, long nanos) {
         ("pass".equals(result) ? passes : fails).increment();

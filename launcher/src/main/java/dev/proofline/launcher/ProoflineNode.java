@@ -1,10 +1,17 @@
 package dev.proofline.launcher;
 
+import dev.proofline.access.CallerRegistry;
+import dev.proofline.access.InstanceCredential;
+import dev.proofline.access.SubmitterStamp;
 import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.DeploymentSecret;
 import dev.proofline.attestor.KeyRing;
 import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;
 import dev.proofline.engine.VerificationEngine;
+import dev.proofline.query.access.AccessFilter;
+import dev.proofline.query.access.ClientAddresses;
+import dev.proofline.query.access.CorsPolicy;
 import dev.proofline.query.discovery.DiscoveryDocuments;
 import dev.proofline.query.http.AgentRoutes;
 import dev.proofline.query.http.DashboardRoutes;
@@ -30,6 +37,7 @@ import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
+import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
 import dev.proofline.topology.PipelineListener;
@@ -74,12 +82,22 @@ public final class ProoflineNode implements AutoCloseable {
     private final KafkaStreams streams;
     private final String bootstrapServers;
     private final String httpUrl;
+    private final Path dataDir;
+    private final Optional<String> newOperatorToken;
 
-    private ProoflineNode(Closer resources, KafkaStreams streams, String bootstrapServers, String httpUrl) {
+    private ProoflineNode(
+            Closer resources,
+            KafkaStreams streams,
+            String bootstrapServers,
+            String httpUrl,
+            Path dataDir,
+            Optional<String> newOperatorToken) {
         this.resources = resources;
         this.streams = streams;
         this.bootstrapServers = bootstrapServers;
         this.httpUrl = httpUrl;
+        this.dataDir = dataDir;
+        this.newOperatorToken = newOperatorToken;
     }
 
     public static ProoflineNode start(ProoflineConfig config, Path defaultDataDir) throws Exception {
@@ -110,6 +128,15 @@ public final class ProoflineNode implements AutoCloseable {
             LOG.info("topics Proofline creates get {}", replication);
             // Instances that share the work must share the keys: point keys.dir at the same directory.
             KeyRing keys = KeyRing.openOrCreate(settings.keysDir(), Clock.systemUTC());
+            DeploymentSecret secret = DeploymentSecret.openOrCreate(settings.keysDir());
+            CallerRegistry callers = resources.add(CallerRegistry.open(
+                    client,
+                    settings.access().callersTopic(),
+                    secret,
+                    replication.factor(),
+                    replication.topicConfigs()));
+            SharedKeys.check(callers, keys, secret);
+            Optional<String> newOperatorToken = OperatorKey.ensure(callers, settings.dataDir());
             SchemaRegistryClient registry = registry(settings, client, replication, resources);
 
             // application.server must name the HTTP port before Streams starts, so a free one is chosen now.
@@ -130,7 +157,11 @@ public final class ProoflineNode implements AutoCloseable {
             registry.register(AvroSerde.valueSubject(topics.receipts()), Receipt.getClassSchema());
             registry.register(AvroSerde.valueSubject(topics.scores()), ScoreUpdate.getClassSchema());
 
+            VerificationIds ids = new VerificationIds(secret.keyFor("verification-ids"));
+            SubmitterStamp stamp = new SubmitterStamp(secret);
+            CallerAttribution attribution = new CallerAttribution(ids, stamp, callers);
             PrometheusMetrics metrics = resources.add(new PrometheusMetrics());
+            metrics.countForgeries(stamp::forgedCount, callers::forgedCount);
             StreamsBuilder builder = new StreamsBuilder();
             ReputationTopology.addTo(builder, topics, receipts, scores, settings.receiptIndexRetention());
             Properties props = streamsProperties(settings, bootstrap);
@@ -145,7 +176,8 @@ public final class ProoflineNode implements AutoCloseable {
                             engine,
                             receipts,
                             Clock.systemUTC(),
-                            PipelineListener.both(metrics, progress)),
+                            PipelineListener.both(metrics, progress),
+                            attribution),
                     props);
             metrics.bind(streams);
             StreamThreadHealth threads = new StreamThreadHealth(streams, progress, metrics);
@@ -161,9 +193,18 @@ public final class ProoflineNode implements AutoCloseable {
             CorrelatedReplies replies = resources.add(new CorrelatedReplies(
                     CorrelatedReplies.consumer(client, false), topics, true, liveFeed, "proofline-replies"));
             VerificationFrontDoor verification = new VerificationFrontDoor(
-                    engine.parser(), frontDoor, replies, receipts, topics.input(), settings.verifyTimeout());
+                    engine.parser(),
+                    frontDoor,
+                    replies,
+                    receipts,
+                    topics.input(),
+                    settings.verifyTimeout(),
+                    stamp,
+                    ids);
             Admin healthAdmin = resources.add(Admin.create(client));
-            Instances instances = new Instances(streams, new HostInfo(settings.host(), httpPort));
+            InstanceCredential credential = new InstanceCredential(secret);
+            Instances instances = new Instances(
+                    streams, new HostInfo(settings.host(), httpPort), InstanceCredential.HEADER, credential.value());
             RoutedAgentHistories histories = new RoutedAgentHistories(instances);
             ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
             ScoreQueries scoreQueries =
@@ -201,7 +242,12 @@ public final class ProoflineNode implements AutoCloseable {
             if (registry instanceof RegistryStore embedded) {
                 routes.add(new RegistryRoutes(embedded));
             }
-            HttpServer http = HttpServer.start(settings.host(), httpPort, settings.maxRequestBytes(), routes);
+            AccessFilter access = new AccessFilter(
+                    callers,
+                    credential,
+                    new ClientAddresses(settings.access().trustedProxies()),
+                    new CorsPolicy(settings.access().corsOrigins()));
+            HttpServer http = HttpServer.start(settings.host(), httpPort, settings.maxRequestBytes(), access, routes);
             resources.add(http); // stops early: no new requests while the rest stops
             resources.add(liveFeed); // stops first: nothing is sent to connections the server is closing
 
@@ -212,7 +258,7 @@ public final class ProoflineNode implements AutoCloseable {
                     topics.receipts(),
                     topics.deadLetter(),
                     keys.signingKey().version());
-            return new ProoflineNode(resources, streams, bootstrap, httpUrl);
+            return new ProoflineNode(resources, streams, bootstrap, httpUrl, settings.dataDir(), newOperatorToken);
         } catch (Exception | Error e) {
             resources.close();
             throw e;
@@ -222,6 +268,23 @@ public final class ProoflineNode implements AutoCloseable {
     /** The line {@code up} prints when ready. */
     public String readyLine() {
         return "Proofline ready: kafka=" + bootstrapServers + " http=" + httpUrl;
+    }
+
+    /**
+     * The operator token made by this start, when it made one (a new deployment): {@code up} shows
+     * it once. It is also kept in {@code <data.dir>/operator.token}.
+     */
+    public Optional<String> newOperatorToken() {
+        return newOperatorToken;
+    }
+
+    /** The operator token kept in this node's data dir, if it has one (tests and tools on this machine). */
+    public Optional<String> operatorToken() {
+        return OperatorKey.read(dataDir);
+    }
+
+    public Path operatorTokenFile() {
+        return dataDir.resolve(OperatorKey.FILE);
     }
 
     public String bootstrapServers() {
@@ -241,7 +304,7 @@ public final class ProoflineNode implements AutoCloseable {
     private static String startBroker(ProoflineSettings settings, Closer resources) {
         try {
             EmbeddedKafkaBroker broker = resources.add(EmbeddedKafkaBroker.start(
-                    settings.dataDir().resolve("kafka"), settings.host(), settings.kafkaPort()));
+                    settings.dataDir().resolve("kafka"), settings.kafkaHost(), settings.kafkaPort()));
             LOG.info("embedded Kafka broker listening on {}", broker.bootstrapServers());
             return broker.bootstrapServers();
         } catch (Exception e) {

@@ -3,6 +3,7 @@ package dev.proofline.launcher;
 import dev.proofline.contract.Topics;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,6 +19,7 @@ import java.util.Optional;
  * @param budgetSteps        the most evaluation steps one request may take
  * @param retention          how long each topic Proofline creates keeps its records
  * @param connections        caps on live-feed and MCP connections
+ * @param access             caller keys' topic, trusted proxies, CORS origins
  * @param clientOverrides    {@code client.*} settings, for every Kafka client
  * @param streamsOverrides   {@code streams.*} settings, for Kafka Streams only
  */
@@ -25,6 +27,7 @@ public record ProoflineSettings(
         Path dataDir,
         Path keysDir,
         String host,
+        String kafkaHost,
         int kafkaPort,
         int httpPort,
         Optional<String> bootstrapServers,
@@ -41,6 +44,7 @@ public record ProoflineSettings(
         long budgetSteps,
         TopicRetention retention,
         ConnectionLimits connections,
+        AccessSettings access,
         Map<String, Object> clientOverrides,
         Map<String, Object> streamsOverrides) {
 
@@ -56,6 +60,7 @@ public record ProoflineSettings(
                 dataDir,
                 Settings.KEYS_DIR.valueIn(config).orElse(dataDir.resolve("keys")),
                 Settings.HOST.in(config),
+                Settings.KAFKA_HOST.in(config),
                 Settings.KAFKA_PORT.in(config),
                 Settings.HTTP_PORT.in(config),
                 external,
@@ -85,6 +90,10 @@ public record ProoflineSettings(
                         Settings.FEED_MAX_CLIENTS.in(config),
                         Settings.FEED_MAX_CONNECTED.in(config),
                         Settings.MCP_MAX_CONNECTIONS.in(config)),
+                new AccessSettings(
+                        Settings.TOPICS_CALLERS.valueIn(config).orElse(Settings.APPLICATION_ID.in(config) + "-callers"),
+                        Settings.TRUSTED_PROXIES.in(config),
+                        Settings.CORS_ORIGINS.in(config)),
                 config.withPrefix(ProoflineConfig.CLIENT_PREFIX),
                 config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
     }
@@ -94,6 +103,14 @@ public record ProoflineSettings(
 
     /** How many long-lived connections one instance holds, and for how long. */
     public record ConnectionLimits(int feedClients, Duration feedConnected, int mcpConnections) {}
+
+    /** Who may call what ({@code docs/access.md}): where keys are kept, which proxies and origins are trusted. */
+    public record AccessSettings(String callersTopic, List<String> trustedProxies, List<String> corsOrigins) {
+        public AccessSettings {
+            trustedProxies = List.copyOf(trustedProxies);
+            corsOrigins = List.copyOf(corsOrigins);
+        }
+    }
 
     /** Whether this node starts its own broker. */
     public boolean embeddedBroker() {

@@ -2,6 +2,8 @@ package dev.proofline.launcher;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -48,6 +50,19 @@ public record Setting<T>(
                 s -> within(key, Integer.parseInt(s), min, max),
                 defaultValue,
                 Integer.toString(defaultValue),
+                description);
+    }
+
+    /** Comma-separated values; empty by default. */
+    static Setting<List<String>> list(String key, String description) {
+        return new Setting<>(
+                key,
+                s -> Arrays.stream(s.split(","))
+                        .map(String::trim)
+                        .filter(v -> !v.isEmpty())
+                        .toList(),
+                List.of(),
+                "",
                 description);
     }
 

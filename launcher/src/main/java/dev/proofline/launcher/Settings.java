@@ -16,8 +16,12 @@ public final class Settings {
             "data.dir", "<PROOFLINE_HOME>/.proofline", "everything persistent: broker log, keys, Streams state");
     public static final Setting<Path> KEYS_DIR = Setting.path(
             "keys.dir", "<data.dir>/keys", "the signing key ring; instances sharing the work must share it");
-    public static final Setting<String> HOST =
-            Setting.text("host", "127.0.0.1", "address the embedded broker and the HTTP server listen on");
+    public static final Setting<String> HOST = Setting.text("host", "127.0.0.1", "address the HTTP server listens on");
+    public static final Setting<String> KAFKA_HOST = Setting.text(
+            "kafka.host",
+            "127.0.0.1",
+            "address the embedded broker listens on; loopback unless set, whatever host says, since anyone"
+                    + " who can reach it can write requests and read receipts");
     public static final Setting<Integer> KAFKA_PORT =
             Setting.integer("kafka.port", 9092, 0, 65535, "port of the embedded broker");
     public static final Setting<Integer> HTTP_PORT =
@@ -114,10 +118,22 @@ public final class Settings {
             100_000,
             "MCP requests and streams one instance holds open at once; more get 503 server_busy");
 
+    public static final Setting<String> TOPICS_CALLERS = Setting.optionalText(
+            "topics.callers",
+            "<application.id>-callers",
+            "caller keys (compacted; records authenticated with the deployment secret)");
+    public static final Setting<List<String>> TRUSTED_PROXIES = Setting.list(
+            "http.trusted.proxies",
+            "proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed when identifying an"
+                    + " anonymous caller; none by default");
+    public static final Setting<List<String>> CORS_ORIGINS =
+            Setting.list("http.cors.origins", "browser origins allowed to call the API (CORS); none by default");
+
     public static final List<Setting<?>> ALL = List.of(
             DATA_DIR,
             KEYS_DIR,
             HOST,
+            KAFKA_HOST,
             KAFKA_PORT,
             HTTP_PORT,
             BOOTSTRAP_SERVERS,
@@ -128,6 +144,7 @@ public final class Settings {
             TOPICS_RECEIPTS,
             TOPICS_DEAD_LETTER,
             TOPICS_SCORES,
+            TOPICS_CALLERS,
             TOPICS_PARTITIONS,
             TOPICS_REPLICATION_FACTOR,
             TOPICS_MIN_INSYNC_REPLICAS,
@@ -140,7 +157,9 @@ public final class Settings {
             DEAD_LETTER_RETENTION_MS,
             FEED_MAX_CLIENTS,
             FEED_MAX_CONNECTED,
-            MCP_MAX_CONNECTIONS);
+            MCP_MAX_CONNECTIONS,
+            TRUSTED_PROXIES,
+            CORS_ORIGINS);
 
     private Settings() {}
 

@@ -33,9 +33,14 @@ final class ChildProofline implements AutoCloseable {
                 new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        // A new deployment shows its operator token first (two lines), then the ready line.
         String line = CompletableFuture.supplyAsync(() -> {
                     try {
-                        return out.readLine();
+                        String read = out.readLine();
+                        while (read != null && !read.startsWith("Proofline ready:")) {
+                            read = out.readLine();
+                        }
+                        return read;
                     } catch (IOException e) {
                         return null;
                     }

@@ -176,20 +176,26 @@ class ClientIT {
     @Test
     void anyReceiptCanBeFetchedByItsVerificationIdExactlyAsSigned() throws Exception {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        String operator = node.operatorToken().orElseThrow();
         try (ProoflineClient overKafka = ProoflineClient.overKafka(node.bootstrapServers(), node.httpUrl());
                 ProoflineClient overRest = ProoflineClient.overRest(node.httpUrl())) {
-            // test- agents never score, but their receipts are indexed like any other
-            for (VerifiedReceipt receipt : List.of(
-                    overRest.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS),
-                    overKafka.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS))) {
+            // Over REST this test is the (anonymous, loopback) submitter; over Kafka only an operator reads it.
+            VerifiedReceipt submitted = overRest.verify(request("requests/invoice-final.json")
+                            .replace("test-seller-invoice-agent", "client-it-seller"))
+                    .get(30, TimeUnit.SECONDS);
+            VerifiedReceipt produced =
+                    overKafka.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS);
+            for (var fetch : List.of(
+                    java.util.Map.entry(submitted, java.util.Optional.<String>empty()),
+                    java.util.Map.entry(produced, java.util.Optional.of(operator)))) {
+                VerifiedReceipt receipt = fetch.getKey();
                 java.net.http.HttpResponse<String> fetched = null;
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (System.nanoTime() < deadline) { // the index follows the receipt through the reputation topology
-                    fetched = http.send(
-                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                                            node.httpUrl() + "/receipts/" + receipt.verificationId()))
-                                    .build(),
-                            java.net.http.HttpResponse.BodyHandlers.ofString());
+                    var get = java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(node.httpUrl() + "/receipts/" + receipt.verificationId()));
+                    fetch.getValue().ifPresent(token -> get.header("Authorization", "Bearer " + token));
+                    fetched = http.send(get.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
                     if (fetched.statusCode() == 200) {
                         break;
                     }
@@ -198,6 +204,16 @@ class ClientIT {
                 assertEquals(200, fetched.statusCode(), fetched.body());
                 assertEquals(receipt.signedJson(), fetched.body(), "byte for byte as signed");
             }
+            // A test- receipt goes back to its caller only: it is never indexed.
+            VerifiedReceipt test = overRest.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+            Thread.sleep(1500);
+            var testFetch = http.send(
+                    java.net.http.HttpRequest.newBuilder(
+                                    java.net.URI.create(node.httpUrl() + "/receipts/" + test.verificationId()))
+                            .header("Authorization", "Bearer " + operator)
+                            .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, testFetch.statusCode(), testFetch.body());
         }
         java.net.http.HttpResponse<String> missing = http.send(
                 java.net.http.HttpRequest.newBuilder(

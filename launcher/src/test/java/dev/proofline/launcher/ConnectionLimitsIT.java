@@ -106,6 +106,7 @@ class ConnectionLimitsIT {
         {
             HttpRequest feed = HttpRequest.newBuilder(URI.create(node.httpUrl() + "/feed/receipts"))
                     .header("Accept", "text/event-stream")
+                    .header("Authorization", "Bearer " + node.operatorToken().orElseThrow())
                     .build();
             List<InputStream> open = new ArrayList<>();
             for (int i = 0; i < 2; i++) {

@@ -297,6 +297,7 @@ class PipelineIT {
         String metrics = java.net.http.HttpClient.newHttpClient()
                 .send(
                         java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/metrics"))
+                                .header("Authorization", "Bearer " + node.operatorToken().orElseThrow())
                                 .build(),
                         java.net.http.HttpResponse.BodyHandlers.ofString())
                 .body();

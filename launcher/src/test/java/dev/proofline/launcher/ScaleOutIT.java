@@ -142,6 +142,12 @@ class ScaleOutIT {
     private HttpResponse<String> get(String baseUrl, String path) throws Exception {
         return http.send(
                 HttpRequest.newBuilder(URI.create(baseUrl + path))
+                        // the internal routes answer instances of this deployment: they share the secret
+                        .header(
+                                dev.proofline.access.InstanceCredential.HEADER,
+                                new dev.proofline.access.InstanceCredential(
+                                                dev.proofline.attestor.DeploymentSecret.open(tmp.resolve("keys")))
+                                        .value())
                         .timeout(java.time.Duration.ofSeconds(10))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());

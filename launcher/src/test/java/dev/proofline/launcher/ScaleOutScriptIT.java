@@ -51,8 +51,16 @@ class ScaleOutScriptIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
     private JsonNode get(String url) throws Exception {
-        HttpResponse<String> response =
-                http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        return get(url, null);
+    }
+
+    /** With an operator token (receipts are for operators and their submitters). */
+    private JsonNode get(String url, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), url + ": " + response.body());
         return StrictJson.parse(response.body());
     }
@@ -149,12 +157,21 @@ class ScaleOutScriptIT {
                             .statusCode());
 
             // Any receipt by its id, from either instance: only one holds its index entry.
-            JsonNode recent = get(urls[0] + "/agents/invoice-agent-01/receipts").get("receipts");
+            // The first instance up made the deployment's operator key and kept its token in its data dir.
+            String operator = null;
+            for (String node : List.of("node-1", "node-2")) {
+                java.nio.file.Path file = tmp.resolve(node).resolve("operator.token");
+                if (operator == null && java.nio.file.Files.exists(file)) {
+                    operator = java.nio.file.Files.readString(file).trim();
+                }
+            }
+            assertTrue(operator != null, "an operator token in node-1 or node-2");
+            JsonNode recent = get(urls[0] + "/agents/invoice-agent-01/receipts", operator).get("receipts");
             assertTrue(recent.size() >= 3, recent.toString());
             for (int i = 0; i < 3; i++) {
                 String id = recent.get(i).get("verification_id").asString();
                 for (String url : urls) {
-                    assertEquals(recent.get(i), get(url + "/receipts/" + id), url + " /receipts/" + id);
+                    assertEquals(recent.get(i), get(url + "/receipts/" + id, operator), url + " /receipts/" + id);
                 }
             }
             AgentCardKeys keys = AgentCardKeys.of(urls[0]);

@@ -51,9 +51,12 @@ public record AgentHistory(
         return new AgentHistory(agentId, 0, 0, null, null, null, List.of(), List.of());
     }
 
-    /** Only these receipts count: {@link ScoredAgents} decides which agent ids are scored. */
+    /**
+     * Only these receipts count: {@link ScoredAgents} decides which agent ids are scored, and a
+     * receipt for an agent id bound to another caller's key is marked not counted when signed.
+     */
     public static boolean counts(Receipt receipt) {
-        return ScoredAgents.isScored(receipt.getAgentId());
+        return ScoredAgents.isScored(receipt.getAgentId()) && receipt.getCounted();
     }
 
     public AgentHistory with(Receipt receipt, int partition, long offset) {

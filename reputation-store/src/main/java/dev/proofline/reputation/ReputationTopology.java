@@ -1,5 +1,6 @@
 package dev.proofline.reputation;
 
+import dev.proofline.contract.ScoredAgents;
 import dev.proofline.contract.Topics;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
@@ -47,7 +48,7 @@ public final class ReputationTopology {
         KTable<String, AgentHistory> histories = builder.stream(
                         topics.receipts(), Consumed.with(Serdes.String(), receipts))
                 .filter((key, receipt) -> receipt != null)
-                // Every receipt, test- agents too, is indexed by verification id; then only counted ones score.
+                // Every receipt but test- ones is indexed by verification id; then only counted ones score.
                 .processValues(ReceiptPositions::new, RECEIPT_INDEX)
                 .filter((key, positioned) -> AgentHistory.counts(positioned.receipt()))
                 // Receipts are keyed by agent id whenever there is one (Receipts.key), so no repartition,
@@ -90,7 +91,8 @@ public final class ReputationTopology {
             var metadata = context.recordMetadata();
             int partition = metadata.map(m -> m.partition()).orElse(-1);
             long offset = metadata.map(m -> m.offset()).orElse(-1L);
-            if (partition >= 0) {
+            // A test- receipt goes back to its caller only: never listed, so never indexed either.
+            if (partition >= 0 && !ScoredAgents.isTestAgent(record.value().getAgentId())) {
                 index.put(
                         record.value().getVerificationId(), new ReceiptPosition(partition, offset), record.timestamp());
             }

@@ -1,6 +1,7 @@
 package dev.proofline.reputation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.schemas.avro.Receipt;
@@ -11,6 +12,18 @@ import org.junit.jupiter.api.Test;
 class AgentHistoryTest {
     private static Receipt receipt(int i, Instant at, String result) {
         return TestReceipts.receipt(i, "seller", result, at.toString().replace("Z", "") + "+00:00");
+    }
+
+    @Test
+    void aReceiptMarkedNotCountedNeverCountsNorDoTestOrAnonymousOnes() {
+        Receipt counted = TestReceipts.receipt(1, "seller", "pass", "2026-11-29T10:00:00.000000+00:00");
+        assertTrue(AgentHistory.counts(counted));
+        Receipt bound = Receipt.newBuilder(counted).setCounted(false).build();
+        assertFalse(AgentHistory.counts(bound), "a bound agent's receipt from another caller");
+        assertFalse(AgentHistory.counts(
+                Receipt.newBuilder(counted).setAgentId("test-seller").build()));
+        assertFalse(
+                AgentHistory.counts(Receipt.newBuilder(counted).setAgentId(null).build()));
     }
 
     @Test

@@ -35,7 +35,8 @@ public final class CorrelatedReplies implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CorrelatedReplies.class);
 
     /** One record of the receipts or the dead-letter topic, as read. */
-    public record Reply(boolean isReceipt, String correlationId, byte[] value) {
+    /** A receipt or dead letter; {@code key} is the record key (a receipt's agent or task id), maybe null. */
+    public record Reply(boolean isReceipt, String correlationId, String key, byte[] value) {
         /** The value as text: a dead letter's error document. */
         public String text() {
             return new String(value, StandardCharsets.UTF_8);
@@ -127,7 +128,8 @@ public final class CorrelatedReplies implements AutoCloseable {
         Header header = record.headers().lastHeader(Headers.CORRELATION_ID);
         String correlationId =
                 header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
-        Reply reply = new Reply(record.topic().equals(receiptsTopic), correlationId, record.value());
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        Reply reply = new Reply(record.topic().equals(receiptsTopic), correlationId, key, record.value());
         try {
             everyRecord.accept(reply);
         } catch (RuntimeException e) {

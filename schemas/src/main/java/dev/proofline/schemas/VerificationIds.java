@@ -1,18 +1,43 @@
 package dev.proofline.schemas;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The verification id of a record is a name-based UUID of where it was read, so a record replayed
- * after a crash (same topic, partition and offset) gets the same id, and consumers outside Kafka
- * transactions can de-duplicate on it.
+ * The verification id of a record: HMAC-SHA256, under a key derived from the deployment's secret,
+ * of where the record was read (topic, partition, offset), its first 128 bits printed as a UUID
+ * (RFC 9562 version 8, "custom"). A record replayed after a crash, or on another instance of the
+ * same deployment, gets the same id, so consumers outside Kafka transactions can de-duplicate on
+ * it; without the secret no id can be predicted ({@code docs/access.md}).
  */
 public final class VerificationIds {
-    private VerificationIds() {}
+    private final SecretKeySpec key;
 
-    public static UUID of(String topic, int partition, long offset) {
-        return UUID.nameUUIDFromBytes(
-                ("proofline:" + topic + "/" + partition + "/" + offset).getBytes(StandardCharsets.UTF_8));
+    /** @param key the deployment's key for this purpose (at least 16 bytes) */
+    public VerificationIds(byte[] key) {
+        if (key.length < 16) {
+            throw new IllegalArgumentException("a verification-id key needs at least 16 bytes");
+        }
+        this.key = new SecretKeySpec(key.clone(), "HmacSHA256");
+    }
+
+    public UUID of(String topic, int partition, long offset) {
+        byte[] mac;
+        try {
+            Mac hmac = Mac.getInstance("HmacSHA256");
+            hmac.init(key);
+            mac = hmac.doFinal(
+                    ("proofline:" + topic + "/" + partition + "/" + offset).getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("every Java runtime has HmacSHA256", e);
+        }
+        mac[6] = (byte) ((mac[6] & 0x0f) | 0x80); // version 8
+        mac[8] = (byte) ((mac[8] & 0x3f) | 0x80); // the RFC 9562 variant
+        ByteBuffer bits = ByteBuffer.wrap(mac);
+        return new UUID(bits.getLong(), bits.getLong());
     }
 }

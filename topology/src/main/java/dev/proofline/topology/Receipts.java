@@ -10,6 +10,14 @@ public final class Receipts {
     private Receipts() {}
 
     public static Receipt toRecord(ObjectNode signed, String correlationId) {
+        return toRecord(signed, correlationId, null);
+    }
+
+    /**
+     * @param submitter who submitted the request ({@code docs/access.md}), kept beside the receipt so
+     *                  only they (and operators) can read it back; null when unknown
+     */
+    public static Receipt toRecord(ObjectNode signed, String correlationId, String submitter) {
         return Receipt.newBuilder()
                 .setVerificationId(text(signed, ReceiptFields.VERIFICATION_ID))
                 .setTaskId(text(signed, ReceiptFields.TASK_ID))
@@ -24,6 +32,8 @@ public final class Receipts {
                 .setRulesHash(text(signed, ReceiptFields.RULES_HASH))
                 .setCorrelationId(correlationId)
                 .setSignedJson(signed.toString())
+                .setSubmittedBy(submitter)
+                .setCounted(signed.path("scoring").path("counted").asBoolean(true))
                 .build();
     }
 

@@ -28,8 +28,13 @@ public final class VerificationTopology {
 
     private VerificationTopology() {}
 
-    public static Topology build(Topics topics, VerificationEngine engine, Serde<Receipt> receiptSerde, Clock clock) {
-        return addTo(new Topology(), topics, engine, receiptSerde, clock, PipelineListener.NONE);
+    public static Topology build(
+            Topics topics,
+            VerificationEngine engine,
+            Serde<Receipt> receiptSerde,
+            Clock clock,
+            Attribution attribution) {
+        return addTo(new Topology(), topics, engine, receiptSerde, clock, PipelineListener.NONE, attribution);
     }
 
     /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
@@ -40,12 +45,13 @@ public final class VerificationTopology {
             VerificationEngine engine,
             Serde<Receipt> receiptSerde,
             Clock clock,
-            PipelineListener listener) {
+            PipelineListener listener,
+            Attribution attribution) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();
         Serializer<Object> bytes = (Serializer<Object>) (Serializer<?>) new ByteArraySerializer();
         return topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
-                .addProcessor(VERIFY, new VerifyProcessorSupplier(engine, clock, listener), SOURCE)
+                .addProcessor(VERIFY, new VerifyProcessorSupplier(engine, clock, listener, attribution), SOURCE)
                 .addSink(RECEIPTS_SINK, topics.receipts(), keys, receipts, VERIFY)
                 .addSink(DEAD_LETTER_SINK, topics.deadLetter(), bytes, bytes, VERIFY);
     }

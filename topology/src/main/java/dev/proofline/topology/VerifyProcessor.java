@@ -4,7 +4,6 @@ import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.Headers;
 import dev.proofline.engine.Verdict;
 import dev.proofline.engine.VerificationEngine;
-import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -30,12 +29,14 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     private final VerificationEngine engine;
     private final Clock clock;
     private final PipelineListener listener;
+    private final Attribution attribution;
     private ProcessorContext<Object, Object> context;
 
-    VerifyProcessor(VerificationEngine engine, Clock clock, PipelineListener listener) {
+    VerifyProcessor(VerificationEngine engine, Clock clock, PipelineListener listener, Attribution attribution) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
+        this.attribution = attribution;
     }
 
     @Override
@@ -50,8 +51,10 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         try {
             RecordMetadata source = context.recordMetadata().orElseThrow();
             byte[] value = request.value() == null ? new byte[0] : request.value();
-            UUID id = VerificationIds.of(source.topic(), source.partition(), source.offset());
-            Verdict verdict = engine.process(value, id, clock.instant());
+            UUID id = attribution.ids().of(source.topic(), source.partition(), source.offset());
+            String submitter = attribution.submitter(request.headers(), value);
+            Verdict verdict =
+                    engine.process(value, id, clock.instant(), agentId -> attribution.scoring(agentId, submitter));
             if (verdict instanceof Verdict.Refused refused) {
                 if (refused.cause() != null) {
                     // A bug, not a caller's mistake: say where and what failed, never what the record holds.
@@ -65,8 +68,8 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                 deadLetter(request, value, source, refused.error());
                 return;
             }
-            Receipt receipt =
-                    Receipts.toRecord(((Verdict.Signed) verdict).receipt(), header(request, Headers.CORRELATION_ID));
+            Receipt receipt = Receipts.toRecord(
+                    ((Verdict.Signed) verdict).receipt(), header(request, Headers.CORRELATION_ID), submitter);
             listener.verified(receipt.getResult(), System.nanoTime() - started);
             RecordHeaders headers = new RecordHeaders();
             if (receipt.getCorrelationId() != null) {

@@ -10,15 +10,18 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
     private final VerificationEngine engine;
     private final Clock clock;
     private final PipelineListener listener;
+    private final Attribution attribution;
 
-    VerifyProcessorSupplier(VerificationEngine engine, Clock clock, PipelineListener listener) {
+    VerifyProcessorSupplier(
+            VerificationEngine engine, Clock clock, PipelineListener listener, Attribution attribution) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
+        this.attribution = attribution;
     }
 
     @Override
     public Processor<byte[], byte[], Object, Object> get() {
-        return new VerifyProcessor(engine, clock, listener);
+        return new VerifyProcessor(engine, clock, listener, attribution);
     }
 }

@@ -50,6 +50,7 @@ class VerificationTopologyTest {
     private final VerificationEngine engine =
             new VerificationEngine(EngineSettings.defaults().withMaxRequestBytes(SIZE_LIMIT), new Attestor(keys));
     private final AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
+    private static final VerificationIds IDS = new VerificationIds("a test deployment's id key".getBytes());
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> input;
     private TestOutputTopic<String, Receipt> receipts;
@@ -61,7 +62,8 @@ class VerificationTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
-        driver = new TopologyTestDriver(VerificationTopology.build(TOPICS, engine, serde, clock), props);
+        driver = new TopologyTestDriver(
+                VerificationTopology.build(TOPICS, engine, serde, clock, Attribution.open(IDS)), props);
         input = driver.createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer());
         receipts = driver.createOutputTopic(TOPICS.receipts(), new StringDeserializer(), serde.deserializer());
         deadLetters =
@@ -100,7 +102,7 @@ class VerificationTopologyTest {
         assertEquals(
                 "corr-42",
                 new String(record.headers().lastHeader(Headers.CORRELATION_ID).value(), StandardCharsets.UTF_8));
-        assertEquals(VerificationIds.of(TOPICS.input(), 0, 0).toString(), receipt.getVerificationId());
+        assertEquals(IDS.of(TOPICS.input(), 0, 0).toString(), receipt.getVerificationId());
         JsonNode signed = StrictJson.parse(receipt.getSignedJson());
         assertTrue(new ReceiptVerifier(keys.trustedKeys())
                 .verifySignature(signed, AttestationContext.VERIFY)

@@ -2,10 +2,15 @@ package dev.proofline.query.http;
 
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.query.Answer;
+import dev.proofline.query.access.AccessTable;
 import io.javalin.Javalin;
 import io.javalin.http.HttpResponseException;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
 import java.io.OutputStream;
+import java.util.EnumSet;
 import java.util.List;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 
 /**
  * The HTTP server every route group is mounted on (Javalin on Jetty), with the rules that hold for
@@ -24,47 +29,67 @@ public final class HttpServer implements AutoCloseable {
         this.javalin = javalin;
     }
 
-    public static HttpServer start(String host, int port, int maxRequestBytes, List<RouteGroup> groups) {
+    public static HttpServer start(String host, int port, int maxRequestBytes, Filter access, List<RouteGroup> groups) {
         Javalin javalin = Javalin.create(cfg -> {
-                    cfg.startup.showJavalinBanner = false;
-                    // Bodies without a declared length are read up to twice the limit, so the verify
-                    // route still answers with the exact size; past that Javalin stops reading.
-                    cfg.http.maxRequestSize = 2L * maxRequestBytes;
-                    cfg.http.prefer405over404 = true;
-                    cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(maxRequestBytes)));
-                    Responses.mount(cfg);
-                    cfg.routes.before(ctx -> {
-                        long declared = ctx.contentLength();
-                        if (declared > maxRequestBytes) {
-                            // Read and drop a moderately oversized body before answering: a client still
-                            // sending would otherwise meet a closed connection instead of the answer.
-                            if (declared <= DRAINED_AT_MOST) {
-                                ctx.req().getInputStream().transferTo(OutputStream.nullOutputStream());
-                            }
-                            Responses.send(
-                                    ctx,
-                                    Answer.error(ErrorDocument.payloadTooLarge(
-                                            (int) Math.min(declared, Integer.MAX_VALUE), maxRequestBytes)));
-                            ctx.skipRemainingHandlers();
-                        }
-                    });
-                    cfg.routes.exception(HttpResponseException.class, (e, ctx) -> {
-                        long declared = ctx.contentLength();
-                        ErrorDocument error =
-                                e.getStatus() == 413 && declared > maxRequestBytes && declared <= Integer.MAX_VALUE
-                                        ? ErrorDocument.payloadTooLarge((int) declared, maxRequestBytes)
-                                        : JsonErrorPages.forStatus(e.getStatus(), maxRequestBytes);
-                        Responses.send(ctx, Answer.error(error));
-                    });
-                    cfg.routes.error(404, ctx -> {
-                        if (ctx.result() == null) { // no route chose a body: the path is unknown
-                            Responses.send(ctx, Answer.error(ErrorDocument.notFound()));
-                        }
-                    });
-                    groups.forEach(group -> group.mount(cfg));
-                })
-                .start(host, port);
+            cfg.startup.showJavalinBanner = false;
+            // Bodies without a declared length are read up to twice the limit, so the verify
+            // route still answers with the exact size; past that Javalin stops reading.
+            cfg.http.maxRequestSize = 2L * maxRequestBytes;
+            cfg.http.prefer405over404 = true;
+            cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(maxRequestBytes)));
+            // Before every servlet (Javalin's and MCP's), so no route runs before access is decided.
+            cfg.jetty.modifyServletContextHandler(context -> {
+                FilterHolder holder = new FilterHolder(access);
+                holder.setAsyncSupported(true); // the live feed and MCP streams are asynchronous
+                context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
+            });
+            Responses.mount(cfg);
+            cfg.routes.before(ctx -> {
+                long declared = ctx.contentLength();
+                if (declared > maxRequestBytes) {
+                    // Read and drop a moderately oversized body before answering: a client still
+                    // sending would otherwise meet a closed connection instead of the answer.
+                    if (declared <= DRAINED_AT_MOST) {
+                        ctx.req().getInputStream().transferTo(OutputStream.nullOutputStream());
+                    }
+                    Responses.send(
+                            ctx,
+                            Answer.error(ErrorDocument.payloadTooLarge(
+                                    (int) Math.min(declared, Integer.MAX_VALUE), maxRequestBytes)));
+                    ctx.skipRemainingHandlers();
+                }
+            });
+            cfg.routes.exception(HttpResponseException.class, (e, ctx) -> {
+                long declared = ctx.contentLength();
+                ErrorDocument error =
+                        e.getStatus() == 413 && declared > maxRequestBytes && declared <= Integer.MAX_VALUE
+                                ? ErrorDocument.payloadTooLarge((int) declared, maxRequestBytes)
+                                : JsonErrorPages.forStatus(e.getStatus(), maxRequestBytes);
+                Responses.send(ctx, Answer.error(error));
+            });
+            cfg.routes.error(404, ctx -> {
+                if (ctx.result() == null) { // no route chose a body: the path is unknown
+                    Responses.send(ctx, Answer.error(ErrorDocument.notFound()));
+                }
+            });
+            groups.forEach(group -> group.mount(cfg));
+        });
+        requireAccessRules(javalin);
+        javalin.start(host, port);
         return new HttpServer(javalin);
+    }
+
+    /** A route the access table does not name would be open by accident: refuse to start instead. */
+    private static void requireAccessRules(Javalin javalin) {
+        List<String> uncovered = javalin.unsafe.internalRouter.allHttpHandlers().stream()
+                .map(parsed -> parsed.endpoint)
+                .filter(e -> e.method.isHttpMethod())
+                .filter(e -> !AccessTable.covers(e.method.name(), e.path))
+                .map(e -> e.method.name() + " " + e.path)
+                .toList();
+        if (!uncovered.isEmpty()) {
+            throw new IllegalStateException("routes without an access rule: " + uncovered);
+        }
     }
 
     public int port() {

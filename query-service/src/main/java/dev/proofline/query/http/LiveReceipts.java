@@ -1,6 +1,7 @@
 package dev.proofline.query.http;
 
 import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.ScoredAgents;
 import dev.proofline.query.Answer;
 import dev.proofline.query.discovery.DiscoveryDocuments;
 import dev.proofline.schemas.AvroSerde;
@@ -20,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The live feed at {@code GET /feed/receipts} (server-sent events). A pipeline can sign thousands
+ * The live feed at {@code GET /feed/receipts} (server-sent events, operators only:
+ * {@code docs/access.md}). A pipeline can sign thousands
  * of receipts a second, more than a browser should render, so the feed ticks twice a second: each
  * {@code receipts} event says how many receipts landed since the last tick and carries the newest
  * {@value #PER_TICK} of them, signed, for the page to check.
@@ -62,7 +64,8 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
 
     @Override
     public synchronized void accept(CorrelatedReplies.Reply record) {
-        if (!record.isReceipt()) {
+        // test- receipts go back to their caller only (receipts are keyed by agent id): never broadcast.
+        if (!record.isReceipt() || ScoredAgents.isTestAgent(record.key())) {
             return;
         }
         byte[] receipt = record.value();

@@ -3,6 +3,7 @@ package dev.proofline.query.http;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.query.Answer;
+import dev.proofline.query.access.RequestCaller;
 import dev.proofline.reputation.ReceiptPosition;
 import dev.proofline.reputation.query.ReceiptIndex;
 import dev.proofline.reputation.query.ReceiptLog;
@@ -13,7 +14,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code GET /receipts/{verification_id}}: the signed receipt exactly as signed, from any instance
+ * {@code GET /receipts/{verification_id}}: the signed receipt exactly as signed, to whoever submitted
+ * it and to operators ({@code docs/access.md}), from any instance
  * (found through the receipt index, read back from the receipts topic). What a REST caller whose
  * {@code POST /verify/schema} answered 504 {@code receipt_pending} asks next.
  */
@@ -32,9 +34,15 @@ public final class ReceiptRoutes implements RouteGroup {
         cfg.routes.get(ReceiptIndex.INTERNAL_PATH + "{verification_id}", this::localPosition);
     }
 
+    /**
+     * Only its submitter, or an operator, gets it; anyone else gets the same 404 as for an id that
+     * does not exist, so nobody learns which ids do.
+     */
     private void receipt(Context ctx) {
+        RequestCaller caller = RequestCaller.of(ctx);
         Optional<Receipt> receipt = index.find(ctx.pathParam("verification_id").trim())
-                .flatMap(position -> log.read(List.of(position)).get(0));
+                .flatMap(position -> log.read(List.of(position)).get(0))
+                .filter(r -> caller.maySee(r.getSubmittedBy() == null ? null : r.getSubmittedBy()));
         if (receipt.isPresent()) {
             Responses.json(ctx, receipt.get().getSignedJson());
         } else {

@@ -1,5 +1,6 @@
 package dev.proofline.query.http;
 
+import dev.proofline.query.access.RequestCaller;
 import dev.proofline.query.verify.VerificationFrontDoor;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -19,6 +20,7 @@ public final class VerifyRoutes implements RouteGroup {
     }
 
     private void verify(Context ctx) throws Exception {
-        Responses.send(ctx, frontDoor.verify(ctx.bodyAsBytes()));
+        Responses.send(
+                ctx, frontDoor.verify(ctx.bodyAsBytes(), RequestCaller.of(ctx).submitter()));
     }
 }

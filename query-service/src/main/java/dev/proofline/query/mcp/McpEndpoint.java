@@ -1,12 +1,15 @@
 package dev.proofline.query.mcp;
 
+import dev.proofline.access.Submitter;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.query.Answer;
+import dev.proofline.query.access.RequestCaller;
 import dev.proofline.query.http.RouteGroup;
 import dev.proofline.query.score.ScoreQueries;
 import dev.proofline.query.verify.VerificationFrontDoor;
 import dev.proofline.reputation.query.NotQueryableException;
 import io.javalin.config.JavalinConfig;
+import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -25,11 +28,14 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
  * same Jetty as the REST routes. Its two tools answer exactly what REST answers, because they call
  * the same services: {@code verify_schema} (arguments = the request) and
  * {@code get_verification_record} ({@code agent_id}). Errors come back as the section 6 document
- * inside a tool result marked {@code isError}. Host and Origin headers are checked (DNS-rebinding
+ * inside a tool result marked {@code isError}. Access is decided for {@code /mcp} as for every
+ * route ({@code docs/access.md}): a bad key is 401 before any tool runs, and {@code verify_schema}
+ * records its caller as the receipt's submitter. Host and Origin headers are checked (DNS-rebinding
  * protection): only this deployment's own addresses are accepted.
  */
 public final class McpEndpoint implements RouteGroup, AutoCloseable {
     public static final String PATH = "/mcp";
+    private static final String SUBMITTER = "proofline.submitter";
 
     private final HttpServletStreamableServerTransportProvider transport;
     private final McpSyncServer server;
@@ -45,6 +51,9 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
         this.maxConnections = maxConnections;
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(PATH)
+                // The access filter has already said who is calling; each tool call takes it from here.
+                .contextExtractor(request -> McpTransportContext.create(
+                        Map.of(SUBMITTER, RequestCaller.of(request).submitter())))
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedOrigins(allowedOrigins)
                         .allowedHosts(allowedHosts)
@@ -98,8 +107,10 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .callHandler((exchange, request) -> {
                     byte[] body = StrictJson.MAPPER.writeValueAsBytes(
                             request.arguments() == null ? Map.of() : request.arguments());
+                    Object submitter = exchange.transportContext().get(SUBMITTER);
                     try {
-                        return result(verification.verify(body));
+                        return result(verification.verify(
+                                body, submitter instanceof Submitter known ? known : Submitter.address("unknown")));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt(); // shutting down
                         return result(Answer.notReady());

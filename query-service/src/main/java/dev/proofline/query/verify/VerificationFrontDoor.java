@@ -1,5 +1,7 @@
 package dev.proofline.query.verify;
 
+import dev.proofline.access.Submitter;
+import dev.proofline.access.SubmitterStamp;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.Headers;
@@ -41,6 +43,8 @@ public final class VerificationFrontDoor {
     private final AvroSerde<Receipt> receipts;
     private final String inputTopic;
     private final Duration timeout;
+    private final SubmitterStamp stamp;
+    private final VerificationIds ids;
 
     public VerificationFrontDoor(
             RequestParser parser,
@@ -48,7 +52,11 @@ public final class VerificationFrontDoor {
             CorrelatedReplies replies,
             AvroSerde<Receipt> receipts,
             String inputTopic,
-            Duration timeout) {
+            Duration timeout,
+            SubmitterStamp stamp,
+            VerificationIds ids) {
+        this.stamp = stamp;
+        this.ids = ids;
         this.parser = parser;
         this.producer = producer;
         this.replies = replies;
@@ -57,7 +65,12 @@ public final class VerificationFrontDoor {
         this.timeout = timeout;
     }
 
-    public Answer verify(byte[] body) throws InterruptedException {
+    /**
+     * @param submitter who is asking (a key or an anonymous client address): recorded on the request
+     *                  record in a header only this deployment can make, so the receipt can be given
+     *                  back to them and to nobody else but operators
+     */
+    public Answer verify(byte[] body, Submitter submitter) throws InterruptedException {
         ParseOutcome outcome;
         try {
             outcome = parser.parse(body);
@@ -74,6 +87,7 @@ public final class VerificationFrontDoor {
         CompletableFuture<CorrelatedReplies.Reply> reply = replies.expect(correlationId);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(inputTopic, agentId, body);
         record.headers().add(Headers.CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
+        stamp.stamp(record.headers(), submitter, body);
         RecordMetadata written;
         try {
             written = producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -90,7 +104,7 @@ public final class VerificationFrontDoor {
             throw new IllegalStateException("a reply future never fails", e);
         } catch (TimeoutException e) {
             replies.forget(correlationId);
-            String id = VerificationIds.of(written.topic(), written.partition(), written.offset())
+            String id = ids.of(written.topic(), written.partition(), written.offset())
                     .toString();
             return Answer.error(ErrorDocument.receiptPending(id));
         }

@@ -18,13 +18,23 @@ import tools.jackson.databind.JsonNode;
 final class InstanceClient {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final String credentialHeader;
+    private final String credential;
+
+    InstanceClient(String credentialHeader, String credential) {
+        this.credentialHeader = credentialHeader;
+        this.credential = credential;
+    }
 
     /** The instance's JSON answer, or empty when it has nothing under that path. */
     Optional<JsonNode> get(HostInfo instance, String path) {
         URI uri = URI.create("http://" + instance.host() + ":" + instance.port() + path);
         try {
             HttpResponse<byte[]> response = http.send(
-                    HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
+                    HttpRequest.newBuilder(uri)
+                            .header(credentialHeader, credential)
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             return switch (response.statusCode()) {
                 case 200 -> Optional.of(StrictJson.parse(response.body()));

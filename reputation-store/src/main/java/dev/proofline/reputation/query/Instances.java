@@ -28,11 +28,16 @@ public final class Instances {
 
     private final KafkaStreams streams;
     private final HostInfo self;
-    private final InstanceClient client = new InstanceClient();
+    private final InstanceClient client;
 
-    public Instances(KafkaStreams streams, HostInfo self) {
+    /**
+     * @param credential what this instance sends another on the internal routes to show it belongs
+     *                   to the deployment (a header value derived from the shared secret)
+     */
+    public Instances(KafkaStreams streams, HostInfo self, String credentialHeader, String credential) {
         this.streams = streams;
         this.self = self;
+        this.client = new InstanceClient(credentialHeader, credential);
     }
 
     /** Throws {@link NotQueryableException} unless the pipeline runs (not while it starts or stops). */

@@ -1,0 +1,34 @@
+package dev.proofline.access;
+
+import dev.proofline.attestor.DeploymentSecret;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Records of the callers topic carry an HMAC of key and value under the deployment's key for this
+ * purpose, so whoever can write to Kafka but lacks the secret cannot mint or revoke a key.
+ */
+final class SignedRecords {
+    private final byte[] key;
+
+    SignedRecords(DeploymentSecret secret) {
+        this.key = secret.keyFor("callers");
+    }
+
+    void sign(Headers headers, String recordKey, String value) {
+        headers.add(dev.proofline.contract.Headers.RECORD_MAC, mac(recordKey, value));
+    }
+
+    boolean verifies(Headers headers, String recordKey, String value) {
+        Header mac = headers.lastHeader(dev.proofline.contract.Headers.RECORD_MAC);
+        return mac != null
+                && recordKey != null
+                && value != null
+                && DeploymentSecret.sameMac(mac.value(), mac(recordKey, value));
+    }
+
+    private byte[] mac(String recordKey, String value) {
+        return DeploymentSecret.hmac(key, (recordKey + "\n" + value).getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,149 @@
+package dev.proofline.cli;
+
+import dev.proofline.access.AgentPatterns;
+import dev.proofline.access.CallerRecord;
+import dev.proofline.access.CallerRegistry;
+import dev.proofline.access.CallerRole;
+import dev.proofline.access.CallerTokens;
+import dev.proofline.attestor.DeploymentSecret;
+import dev.proofline.launcher.ProoflineConfig;
+import dev.proofline.launcher.ProoflineSettings;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+/**
+ * {@code proofline caller add NAME [--role caller|operator] [--allowance N|unlimited] [--agents
+ * PATTERN,...]}, {@code caller revoke NAME} and {@code caller list}, with the settings {@code up}
+ * takes (a config file, {@code --data-dir}, {@code --bootstrap-servers}...) to find the deployment's
+ * Kafka and its secret. {@code add} prints the new token once, alone on stdout; only its hash is
+ * stored. Every instance reads the callers topic, so a change takes effect everywhere within seconds.
+ */
+final class CallerCommand implements Command {
+    @Override
+    public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
+        List<String> positional = new ArrayList<>();
+        Map<String, String> own = new HashMap<>();
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (int i = 0; i < words.size(); i++) {
+            String word = words.get(i);
+            if (!word.startsWith("--")) {
+                positional.add(word);
+                continue;
+            }
+            if (i + 1 >= words.size()) {
+                throw new UsageException(word + " needs a value");
+            }
+            String name = word.substring(2);
+            String value = words.get(++i);
+            if (List.of("role", "allowance", "agents").contains(name)) {
+                own.put(name, value);
+            } else {
+                settings.put(name, value);
+            }
+        }
+        if (positional.isEmpty()) {
+            throw new UsageException("caller add NAME | caller revoke NAME | caller list");
+        }
+        String action = positional.get(0);
+        ProoflineSettings resolved;
+        try {
+            resolved = ProoflineSettings.resolve(
+                    ProoflineConfig.load(settings, System.getenv()),
+                    Workspace.dataDir(new Args(List.of(), java.util.Set.of())));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        DeploymentSecret secret = DeploymentSecret.open(resolved.keysDir());
+        Map<String, Object> client = new HashMap<>(resolved.clientOverrides());
+        client.put(
+                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                resolved.bootstrapServers().orElse(resolved.kafkaHost() + ":" + resolved.kafkaPort()));
+        client.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+        try (CallerRegistry callers =
+                CallerRegistry.open(client, resolved.access().callersTopic(), secret, Optional.empty(), Map.of())) {
+            switch (action) {
+                case "add" -> {
+                    String name = name(positional);
+                    if (callers.named(name).filter(CallerRecord::active).isPresent()) {
+                        err.println("proofline caller: '" + name + "' exists; revoke it first to issue a new key");
+                        return 2;
+                    }
+                    String token = CallerTokens.newToken();
+                    CallerRecord record;
+                    try {
+                        record = new CallerRecord(
+                                name,
+                                CallerRole.parse(own.getOrDefault("role", "caller")),
+                                CallerTokens.hash(token),
+                                allowance(own.getOrDefault("allowance", "unlimited")),
+                                AgentPatterns.parse(own.get("agents")),
+                                Instant.now(),
+                                null);
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                    callers.put(record);
+                    out.println(token); // shown this once; only its hash is kept
+                    err.println("proofline caller: added '" + name + "' ("
+                            + record.role().label() + "); the token above is shown once");
+                }
+                case "revoke" -> {
+                    String name = name(positional);
+                    Optional<CallerRecord> existing = callers.named(name).filter(CallerRecord::active);
+                    if (existing.isEmpty()) {
+                        err.println("proofline caller: no active key named '" + name + "'");
+                        return 2;
+                    }
+                    callers.put(existing.get().revoked(Instant.now()));
+                    err.println("proofline caller: revoked '" + name + "'");
+                }
+                case "list" -> {
+                    out.printf(
+                            "%-24s %-9s %-10s %-24s %-8s %s%n",
+                            "NAME", "ROLE", "ALLOWANCE", "CREATED", "STATE", "AGENTS");
+                    for (CallerRecord c : callers.list()) {
+                        out.printf(
+                                "%-24s %-9s %-10s %-24s %-8s %s%n",
+                                c.name(),
+                                c.role().label(),
+                                c.allowance() == null
+                                        ? "unlimited"
+                                        : c.allowance().toString(),
+                                c.createdAt().toString(),
+                                c.active() ? "active" : "revoked",
+                                c.agents().patterns().isEmpty()
+                                        ? "-"
+                                        : c.agents().toString());
+                    }
+                }
+                default -> throw new UsageException("unknown action '" + action + "': add, revoke or list");
+            }
+        }
+        return 0;
+    }
+
+    private static String name(List<String> positional) {
+        if (positional.size() != 2) {
+            throw new UsageException("needs exactly one NAME");
+        }
+        return positional.get(1);
+    }
+
+    private static Long allowance(String text) {
+        if (text.equals("unlimited")) {
+            return null;
+        }
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--allowance takes a number or 'unlimited', not '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.proofline.launcher;
+
+import dev.proofline.access.AgentPatterns;
+import dev.proofline.access.CallerRecord;
+import dev.proofline.access.CallerRegistry;
+import dev.proofline.access.CallerRole;
+import dev.proofline.access.CallerTokens;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The first operator key of a new deployment, so the README's tour works as written: when the
+ * data dir has no operator token yet and the deployment has no operator at all, one is made (named
+ * {@code operator-} and six hex digits), its
+ * token kept in {@code <data.dir>/operator.token} (mode 0600) and shown once by {@code up}. An
+ * instance joining a deployment that has an operator makes none.
+ */
+final class OperatorKey {
+    static final String FILE = "operator.token";
+    static final String NAME = "operator";
+
+    private OperatorKey() {}
+
+    /** The new token, when one was made now; empty when the deployment already has an operator. */
+    static Optional<String> ensure(CallerRegistry callers, Path dataDir) throws IOException {
+        Path file = dataDir.resolve(FILE);
+        if (Files.exists(file) || callers.hasActiveOperator()) {
+            return Optional.empty();
+        }
+        // A suffix of its own: instances of a new deployment started at the same moment each make one,
+        // and neither may overwrite the other's (both tokens stay valid; 'caller list' shows both).
+        String name = NAME + "-" + CallerTokens.hash(CallerTokens.newToken()).substring(0, 6);
+        String token = CallerTokens.newToken();
+        Files.createDirectories(dataDir);
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
+        callers.put(new CallerRecord(
+                name, CallerRole.OPERATOR, CallerTokens.hash(token), null, AgentPatterns.NONE, Instant.now(), null));
+        return Optional.of(token);
+    }
+
+    /** The token kept in a data dir, if any. */
+    static Optional<String> read(Path dataDir) {
+        try {
+            Path file = dataDir.resolve(FILE);
+            return Files.exists(file) ? Optional.of(Files.readString(file).trim()) : Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

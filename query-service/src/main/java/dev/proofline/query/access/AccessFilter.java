@@ -1,0 +1,156 @@
+package dev.proofline.query.access;
+
+import dev.proofline.access.CallerKeys;
+import dev.proofline.access.CallerRecord;
+import dev.proofline.access.InstanceCredential;
+import dev.proofline.access.Submitter;
+import dev.proofline.contract.ErrorDocument;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The one place access is decided, for every route, REST and MCP alike, before any of them runs:
+ * who is calling (a bearer key, another instance, or an anonymous client address), whether the
+ * {@link AccessTable} lets them call this route (401 {@code unauthorized} with
+ * {@code WWW-Authenticate: Bearer}, or 403 {@code forbidden}), and the headers every answer
+ * carries (no sniffing, no framing, no caching of what is not public; a strict
+ * Content-Security-Policy; CORS only for configured origins). A bad or revoked key is always 401,
+ * on every route: it is never taken for "no key".
+ */
+public final class AccessFilter implements Filter {
+    /** The dashboard's page: its own scripts, styles and calls only. */
+    static final String PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+            + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+    /** Everything else is data, never a page. */
+    static final String DATA_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+    private final CallerKeys keys;
+    private final InstanceCredential instances;
+    private final ClientAddresses addresses;
+    private final CorsPolicy cors;
+
+    public AccessFilter(CallerKeys keys, InstanceCredential instances, ClientAddresses addresses, CorsPolicy cors) {
+        this.keys = keys;
+        this.instances = instances;
+        this.addresses = addresses;
+        this.cors = cors;
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+            throws IOException, ServletException {
+        HttpServletRequest request = (HttpServletRequest) req;
+        HttpServletResponse response = (HttpServletResponse) res;
+        String path = request.getRequestURI();
+        Audience audience = AccessTable.audience(request.getMethod(), path);
+        securityHeaders(response, path, audience);
+        if (cors.apply(request, response)) {
+            return; // a preflight, answered
+        }
+        String authorization = request.getHeader("Authorization");
+        Optional<CallerRecord> key = Optional.empty();
+        if (authorization != null) {
+            key = bearer(authorization).flatMap(keys::byToken);
+            if (key.isEmpty()) {
+                refuse(response, 401, ErrorDocument.unauthorized(true));
+                return;
+            }
+        }
+        boolean instance = instances.accepts(request.getHeader(InstanceCredential.HEADER));
+        if (request.getHeader(InstanceCredential.HEADER) != null && !instance) {
+            refuse(response, 401, ErrorDocument.unauthorized(true));
+            return;
+        }
+        Submitter submitter = key.map(CallerRecord::submitter)
+                .orElseGet(() -> Submitter.address(addresses.clientOf(request.getRemoteAddr(), forwardedFor(request))));
+        RequestCaller caller = new RequestCaller(submitter, key.orElse(null), instance);
+        if (!allowed(audience, caller, request)) {
+            if (key.isEmpty()) {
+                refuse(response, 401, ErrorDocument.unauthorized(false));
+            } else {
+                refuse(response, 403, ErrorDocument.forbidden());
+            }
+            return;
+        }
+        request.setAttribute(RequestCaller.ATTRIBUTE, caller);
+        chain.doFilter(request, response);
+    }
+
+    private static boolean allowed(Audience audience, RequestCaller caller, HttpServletRequest request) {
+        return switch (audience) {
+            case ANYONE, SUBMITTER -> true;
+            case OPERATOR -> caller.isOperator();
+            case INSTANCE -> caller.instance() || caller.isOperator();
+            case OPERATOR_OR_LOOPBACK ->
+                caller.isOperator()
+                        || (isLoopback(request.getRemoteAddr())
+                                && request.getHeader("X-Forwarded-For") == null
+                                && request.getHeader("Forwarded") == null);
+        };
+    }
+
+    /** The token of {@code Bearer <token>} (scheme case-insensitive, RFC 6750); anything else is no token. */
+    static Optional<String> bearer(String authorization) {
+        String trimmed = authorization.trim();
+        if (trimmed.length() > 7
+                && trimmed.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
+            String token = trimmed.substring(7).trim();
+            return token.isEmpty() || token.length() > 512 ? Optional.empty() : Optional.of(token);
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> forwardedFor(HttpServletRequest request) {
+        return Collections.list(request.getHeaders("X-Forwarded-For"));
+    }
+
+    private static boolean isLoopback(String address) {
+        byte[] bytes = ClientAddresses.bytes(address);
+        if (bytes == null) {
+            return false;
+        }
+        if (bytes.length == 4) {
+            return bytes[0] == 127;
+        }
+        for (int i = 0; i < 15; i++) {
+            if (bytes[i] != 0) {
+                return false;
+            }
+        }
+        return bytes[15] == 1;
+    }
+
+    private static void securityHeaders(HttpServletResponse response, String path, Audience audience) {
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("Referrer-Policy", "no-referrer");
+        response.setHeader("X-Frame-Options", "DENY");
+        boolean page = path.equals("/dashboard") || path.startsWith("/dashboard/") || path.equals("/docs");
+        response.setHeader("Content-Security-Policy", page ? PAGE_POLICY : DATA_POLICY);
+        if (audience != Audience.ANYONE || path.startsWith("/verify/") || path.equals("/mcp")) {
+            response.setHeader("Cache-Control", "no-store"); // private: a receipt, a feed, a caller's answer
+        }
+    }
+
+    private static void refuse(HttpServletResponse response, int status, ErrorDocument error) throws IOException {
+        if (status == 401) {
+            response.setHeader("WWW-Authenticate", "Bearer realm=\"proofline\"");
+        }
+        response.setHeader("Cache-Control", "no-store");
+        response.setStatus(status);
+        response.setContentType("application/json");
+        byte[] body = error.toJson().toString().getBytes(StandardCharsets.UTF_8);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+}
