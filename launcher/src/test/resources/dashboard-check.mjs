@@ -1,10 +1,11 @@
 // Drives the dashboard in Debian's Chromium with playwright-core and prints what a person would see,
 // as JSON, for DashboardIT to assert on. Usage:
-//   node dashboard-check.mjs BASE_URL AGENT_TO_OPEN REQUEST_FILE SCREENSHOT_DIR
+//   node dashboard-check.mjs BASE_URL AGENT_TO_OPEN REQUEST_FILE SCREENSHOT_DIR OPERATOR_TOKEN
+// First as anyone (the public leaderboard, no receipts), then with the operator token pasted.
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 
-const [baseUrl, agent, requestFile, screenshotDir] = process.argv.slice(2);
+const [baseUrl, agent, requestFile, screenshotDir, operatorToken] = process.argv.slice(2);
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
   // PLATFORM-NOTES: as root, and without the background-networking flags Chromium floods the closed network.
@@ -12,11 +13,15 @@ const browser = await chromium.launch({
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 const seen = {};
+let consoleErrors = [];
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const consoleErrors = [];
+  consoleErrors = seen.consoleErrors = [];
   page.on('console', m => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', e => consoleErrors.push(String(e)));
+  const requested = [];
+  page.on('request', r => requested.push(r.url()));
+  page.on('response', r => { if (r.status() >= 400) consoleErrors.push(r.status() + ' ' + r.url()); });
 
   await page.goto(baseUrl + '/dashboard');
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
@@ -28,8 +33,22 @@ try {
   })));
   await page.screenshot({ path: screenshotDir + '/dashboard-leaderboard.png', fullPage: true });
 
-  // Open the agent the way a person would: click its name.
+  // Open the agent the way a person would: click its name. Without a token: scores, no receipts.
   await page.click(`#leaderboard tr[data-agent="${agent}"] a`);
+  await page.waitForFunction(a => document.getElementById('agent-title').textContent === a, agent, { timeout: 30000 });
+  await page.waitForSelector('#agent-chart circle', { timeout: 30000 });
+  seen.publicView = {
+    receiptRows: await page.$$eval('#agent-receipts tbody tr', rows => rows.length),
+    lockedShown: await page.isVisible('#receipts-locked'),
+    feedShown: await page.isVisible('#feed'),
+    text: await page.evaluate(() => document.documentElement.outerHTML),
+    receiptRequests: requested.filter(u => u.includes('/receipts')),
+  };
+  await page.screenshot({ path: screenshotDir + '/dashboard-public.png', fullPage: true });
+
+  // An operator pastes a token: the receipts appear, each checked in the page.
+  await page.fill('#token-input', operatorToken);
+  await page.click('#token-form button[type="submit"]');
   await page.waitForSelector('#agent-receipts tbody tr td.signature', { timeout: 30000 });
   seen.agentTitle = await page.textContent('#agent-title');
   seen.chartPoints = await page.$$eval('#agent-chart circle', c => c.length);
@@ -42,7 +61,8 @@ try {
 
   // The in-browser check is real: the same function refuses a receipt with one value changed.
   seen.tamper = await page.evaluate(async a => {
-    const body = await (await fetch('/agents/' + encodeURIComponent(a) + '/receipts')).json();
+    const body = await (await fetch('/agents/' + encodeURIComponent(a) + '/receipts',
+      { headers: { Authorization: 'Bearer ' + sessionStorage.getItem('proofline.operatorToken') } })).json();
     const original = body.receipts[0];
     const tampered = JSON.parse(JSON.stringify(original));
     tampered.result = tampered.result === 'pass' ? 'fail' : 'pass';
@@ -66,6 +86,9 @@ try {
   seen.liveItem = (await item.textContent()).trim();
   seen.liveVerified = (await item.$('.verified')) !== null;
   seen.consoleErrors = consoleErrors;
+  seen.tokenInAnyUrl = requested.some(u => u.includes(operatorToken));
+} catch (e) {
+  seen.failure = String(e);
 } finally {
   await browser.close();
 }

@@ -78,7 +78,10 @@ async function verifyReceipt(receipt, context = VERIFY_CONTEXT) {
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
-    if (name === 'class') node.className = value; else node.setAttribute(name, value);
+    // Styles through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+    if (name === 'class') node.className = value;
+    else if (name === 'style') Object.assign(node.style, value);
+    else node.setAttribute(name, value);
   }
   for (const child of children) {
     node.append(child instanceof Node ? child : document.createTextNode(child == null ? '' : String(child)));
@@ -155,7 +158,7 @@ async function showLeaderboard() {
   const rows = board.agents.map((a, i) => el('tr', { 'data-agent': a.agent_id },
     el('td', { class: 'num' }, i + 1),
     el('td', {}, el('a', { href: '#/agent/' + encodeURIComponent(a.agent_id) }, a.agent_id)),
-    el('td', { class: 'num' }, el('span', { class: 'bar', style: 'width:' + Math.round(60 * a.trust_score) + 'px' }),
+    el('td', { class: 'num' }, el('span', { class: 'bar', style: { width: Math.round(60 * a.trust_score) + 'px' } }),
       a.trust_score.toFixed(3)),
     el('td', { class: 'num' }, percent(a.pass_rate)),
     el('td', { class: 'num' }, a.passed),

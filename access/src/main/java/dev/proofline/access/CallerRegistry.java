@@ -48,6 +48,7 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
     private final Map<String, CallerRecord> byTokenHash = new ConcurrentHashMap<>();
     private final AtomicLong forged = new AtomicLong();
     private volatile DeploymentFingerprints fingerprints;
+    private volatile boolean fingerprintsAuthentic;
     private volatile boolean closed;
 
     private CallerRegistry(String topic, SignedRecords signed, Map<String, Object> client) {
@@ -130,9 +131,15 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
         return Optional.ofNullable(fingerprints);
     }
 
+    /** Whether the group's fingerprints were written with this deployment's secret. */
+    public boolean fingerprintsAuthentic() {
+        return fingerprintsAuthentic;
+    }
+
     public void publish(DeploymentFingerprints mine) {
         write(DeploymentFingerprints.RECORD_KEY, mine.toJson());
         fingerprints = mine;
+        fingerprintsAuthentic = true;
     }
 
     /** Records that failed their HMAC since start: someone wrote to the topic without the secret. */
@@ -180,7 +187,19 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
         if (record.key() == null || record.value() == null) {
             return; // tombstones are never written; compaction may leave nothing else to do
         }
-        if (!signed.verifies(record.headers(), record.key(), record.value())) {
+        boolean authentic = signed.verifies(record.headers(), record.key(), record.value());
+        if (record.key().equals(DeploymentFingerprints.RECORD_KEY)) {
+            // Kept even when it does not verify: a group record made with another secret is exactly
+            // what tells an instance started with the wrong keys to stop.
+            try {
+                fingerprints = DeploymentFingerprints.fromJson(record.value());
+                fingerprintsAuthentic = authentic;
+            } catch (RuntimeException e) {
+                LOG.warn("ignored an unreadable record at {}-0@{}: {}", topic, record.offset(), e.getMessage());
+            }
+            return;
+        }
+        if (!authentic) {
             forged.incrementAndGet();
             LOG.warn(
                     "ignored a record at {}-0@{} whose HMAC does not verify (written without this deployment's secret)",
@@ -189,11 +208,7 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
             return;
         }
         try {
-            if (record.key().equals(DeploymentFingerprints.RECORD_KEY)) {
-                fingerprints = DeploymentFingerprints.fromJson(record.value());
-            } else {
-                apply(CallerRecord.fromJson(record.value()));
-            }
+            apply(CallerRecord.fromJson(record.value()));
         } catch (RuntimeException e) {
             LOG.warn("ignored an unreadable record at {}-0@{}: {}", topic, record.offset(), e.getMessage());
         }

@@ -65,7 +65,6 @@ final class CallerCommand implements Command {
         client.put(
                 CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
                 resolved.bootstrapServers().orElse(resolved.kafkaHost() + ":" + resolved.kafkaPort()));
-        client.put(CommonClientConfigs.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
         try (CallerRegistry callers =
                 CallerRegistry.open(client, resolved.access().callersTopic(), secret, Optional.empty(), Map.of())) {
             switch (action) {

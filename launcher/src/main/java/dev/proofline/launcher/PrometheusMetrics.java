@@ -18,6 +18,8 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final java.util.List<java.util.function.LongSupplier> forgeryCounts =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Counter passes = Counter.builder("proofline.verifications")
             .tag("result", "pass")
             .description("receipts signed, by result")
@@ -58,6 +60,9 @@ final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoClose
      */
     public void countForgeries(
             java.util.function.LongSupplier submitterHeaders, java.util.function.LongSupplier callerRecords) {
+        // Micrometer holds a function counter's object weakly: keep the suppliers here, or they vanish.
+        forgeryCounts.add(submitterHeaders);
+        forgeryCounts.add(callerRecords);
         io.micrometer.core.instrument.FunctionCounter.builder(
                         "proofline.forged.submitter.headers", submitterHeaders, s -> s.getAsLong())
                 .description("request records whose submitter header did not verify (attributed to Kafka)")

@@ -30,7 +30,7 @@ final class SharedKeys {
             return;
         }
         DeploymentFingerprints published = group.get();
-        if (!published.secret().equals(mine.secret())) {
+        if (!callers.fingerprintsAuthentic() || !published.secret().equals(mine.secret())) {
             throw new IllegalStateException("this instance's deployment secret (fingerprint " + mine.secret()
                     + ") is not its group's (" + published.secret() + "): receipt ids would differ; point"
                     + " keys.dir at the keys the other instances use");

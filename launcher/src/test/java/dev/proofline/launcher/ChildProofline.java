@@ -15,10 +15,12 @@ import java.util.concurrent.TimeUnit;
 final class ChildProofline implements AutoCloseable {
     private final Process process;
     private final String readyLine;
+    private final List<String> printedBeforeReady;
 
-    private ChildProofline(Process process, String readyLine) {
+    private ChildProofline(Process process, String readyLine, List<String> printedBeforeReady) {
         this.process = process;
         this.readyLine = readyLine;
+        this.printedBeforeReady = List.copyOf(printedBeforeReady);
     }
 
     static ChildProofline up(Path log, String... flags) throws Exception {
@@ -34,10 +36,12 @@ final class ChildProofline implements AutoCloseable {
         BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         // A new deployment shows its operator token first (two lines), then the ready line.
+        List<String> before = new java.util.concurrent.CopyOnWriteArrayList<>();
         String line = CompletableFuture.supplyAsync(() -> {
                     try {
                         String read = out.readLine();
                         while (read != null && !read.startsWith("Proofline ready:")) {
+                            before.add(read);
                             read = out.readLine();
                         }
                         return read;
@@ -50,7 +54,7 @@ final class ChildProofline implements AutoCloseable {
             process.destroyForcibly();
             throw new IllegalStateException("proofline up did not become ready; see " + log);
         }
-        return new ChildProofline(process, line);
+        return new ChildProofline(process, line, before);
     }
 
     /**
@@ -79,6 +83,16 @@ final class ChildProofline implements AutoCloseable {
 
     String readyLine() {
         return readyLine;
+    }
+
+    /** What {@code up} printed before it was ready: a new deployment's operator token, once. */
+    List<String> printedBeforeReady() {
+        return printedBeforeReady;
+    }
+
+    /** The HTTP base URL from the ready line ({@code ... http=http://host:port}). */
+    String httpUrl() {
+        return readyLine.substring(readyLine.indexOf("http=") + 5).trim();
     }
 
     /** SIGKILL: no shutdown hook, no flush, no commit. */

@@ -205,7 +205,8 @@ class ClientIT {
                 assertEquals(receipt.signedJson(), fetched.body(), "byte for byte as signed");
             }
             // A test- receipt goes back to its caller only: it is never indexed.
-            VerifiedReceipt test = overRest.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+            VerifiedReceipt test =
+                    overRest.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
             Thread.sleep(1500);
             var testFetch = http.send(
                     java.net.http.HttpRequest.newBuilder(

@@ -122,7 +122,25 @@ class DashboardIT {
         Files.createDirectories(screenshots);
 
         JsonNode seen = StrictJson.parse(NodeTools.run(
-                tools, "dashboard-check.mjs", node.httpUrl(), "dash-mixed", live.toString(), screenshots.toString()));
+                tools,
+                "dashboard-check.mjs",
+                node.httpUrl(),
+                "dash-mixed",
+                live.toString(),
+                screenshots.toString(),
+                node.operatorToken().orElseThrow()));
+
+        assertTrue(seen.path("failure").isMissingNode(), seen.toString());
+        // Anyone sees the leaderboard and the agent's scores, never a receipt.
+        JsonNode publicView = seen.get("publicView");
+        assertEquals(0, publicView.get("receiptRows").asInt(), publicView.toString());
+        assertTrue(publicView.get("lockedShown").asBoolean(), "the page says receipts are for operators");
+        assertFalse(publicView.get("feedShown").asBoolean(), "no live feed without a token");
+        assertEquals(
+                0,
+                publicView.get("receiptRequests").size(),
+                publicView.get("receiptRequests").toString());
+        assertFalse(seen.get("tokenInAnyUrl").asBoolean(), "the token travels in a header, never in a URL");
 
         assertTrue(
                 seen.get("keysStatus").asString().startsWith("signatures checked with 1 published key"),
@@ -145,6 +163,10 @@ class DashboardIT {
             passed += r.get("result").asString().equals("pass") ? 1 : 0;
         }
         assertEquals(6, passed);
+        String publicPage = publicView.get("text").asString();
+        for (JsonNode r : receipts) {
+            assertFalse(publicPage.contains(r.get("id").asString()), "a receipt id in the public page");
+        }
 
         JsonNode tamper = seen.get("tamper");
         assertTrue(tamper.get("original").asBoolean(), "the page's own check accepts the receipt as signed");
@@ -157,7 +179,7 @@ class DashboardIT {
         assertTrue(seen.get("liveItem").asString().contains("dash-careful"));
         assertEquals(
                 0, seen.get("consoleErrors").size(), seen.get("consoleErrors").toString());
-        for (String png : List.of("dashboard-leaderboard.png", "dashboard-agent.png")) {
+        for (String png : List.of("dashboard-leaderboard.png", "dashboard-public.png", "dashboard-agent.png")) {
             byte[] bytes = Files.readAllBytes(screenshots.resolve(png));
             assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(bytes, 4), png + " is a PNG");
         }

@@ -291,13 +291,26 @@ class PipelineIT {
         assertTrue(llms.body().contains("/verify/schema") && llms.body().contains("payload_too_large"), llms.body());
     }
 
+    private static int httpStatus(String path, String key) throws Exception {
+        java.net.http.HttpRequest.Builder request =
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path));
+        if (key != null) {
+            request.header("Authorization", "Bearer " + key);
+        }
+        return java.net.http.HttpClient.newHttpClient()
+                .send(request.build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
     @Test
     @Order(7)
     void metricsAreServedInThePrometheusTextFormat() throws Exception {
         String metrics = java.net.http.HttpClient.newHttpClient()
                 .send(
                         java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/metrics"))
-                                .header("Authorization", "Bearer " + node.operatorToken().orElseThrow())
+                                .header(
+                                        "Authorization",
+                                        "Bearer " + node.operatorToken().orElseThrow())
                                 .build(),
                         java.net.http.HttpResponse.BodyHandlers.ofString())
                 .body();
@@ -318,13 +331,30 @@ class PipelineIT {
     void theOfficialMcpClientListsAndCallsBothToolsAndAWrongOriginIsRefused() throws Exception {
         Assumptions.assumeTrue(NodeTools.available(), "SKIPPED: node and npm are not installed, so no MCP client ran");
         Path tools = NodeTools.install("@modelcontextprotocol/sdk@1.32.2");
+        java.io.ByteArrayOutputStream issued = new java.io.ByteArrayOutputStream();
+        assertEquals(
+                0,
+                dev.proofline.cli.ProoflineCliAccess.run(
+                        List.of(
+                                "caller",
+                                "add",
+                                "mcp-user",
+                                "--bootstrap-servers",
+                                node.bootstrapServers(),
+                                "--data-dir",
+                                tmp.resolve("node").toString()),
+                        issued));
+        String key = issued.toString(java.nio.charset.StandardCharsets.UTF_8).trim();
+        // Not a test- agent: a test- receipt goes back to its caller only and is never indexed.
+        Path draft = tmp.resolve("mcp-draft.json");
+        java.nio.file.Files.writeString(
+                draft,
+                java.nio.file.Files.readString(dev.proofline.attestor.Conformance.file("requests/invoice-draft.json"))
+                        .replace("test-seller-invoice-agent", "mcp-seller"));
         JsonNode result = StrictJson.parse(NodeTools.run(
-                tools,
-                "mcp-client-check.mjs",
-                node.httpUrl() + "/mcp",
-                dev.proofline.attestor.Conformance.file("requests/invoice-draft.json")
-                        .toString(),
-                "agent-5"));
+                tools, "mcp-client-check.mjs", node.httpUrl() + "/mcp", draft.toString(), "agent-5", key));
+        assertEquals(401, result.get("badKeyStatus").asInt(), "a bad key on /mcp is refused before any tool runs");
+        assertEquals("Bearer realm=\"proofline\"", result.get("badKeyChallenge").asString());
         assertEquals(
                 "[\"get_verification_record\",\"verify_schema\"]",
                 result.get("tools").toString());
@@ -334,6 +364,15 @@ class PipelineIT {
         JsonNode receipt = StrictJson.parse(result.get("verified").asString());
         assertTrue(!result.get("verifiedIsError").asBoolean());
         assertTrue(verifier.verifySignature(receipt, AttestationContext.VERIFY).valid());
+        // verify_schema recorded its caller: the key that called it reads the receipt, a stranger does not.
+        String receiptPath = "/receipts/" + receipt.get("verification_id").asString();
+        int withKey = 0;
+        for (int i = 0; i < 150 && withKey != 200; i++) { // the index follows the receipts topic
+            withKey = httpStatus(receiptPath, key);
+            Thread.sleep(200);
+        }
+        assertEquals(200, withKey);
+        assertEquals(404, httpStatus(receiptPath, null));
         assertEquals(
                 List.of("consistency:sum_equals"),
                 List.of(receipt.get("summary").get("blocking_checks").get(0).asString()));

@@ -166,7 +166,8 @@ class ScaleOutScriptIT {
                 }
             }
             assertTrue(operator != null, "an operator token in node-1 or node-2");
-            JsonNode recent = get(urls[0] + "/agents/invoice-agent-01/receipts", operator).get("receipts");
+            JsonNode recent =
+                    get(urls[0] + "/agents/invoice-agent-01/receipts", operator).get("receipts");
             assertTrue(recent.size() >= 3, recent.toString());
             for (int i = 0; i < 3; i++) {
                 String id = recent.get(i).get("verification_id").asString();

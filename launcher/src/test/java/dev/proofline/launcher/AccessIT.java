@@ -1,0 +1,364 @@
+package dev.proofline.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.cli.ProoflineCliAccess;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Who may read what, through a real HTTP client against a running node on the real broker: every
+ * route for every role (anonymous, a caller, another caller, an operator, a revoked key, a made-up
+ * key), keys issued and revoked with the CLI, a second instance seeing a revocation, a caller
+ * record forged straight onto Kafka, and a bound agent whose score strangers cannot move.
+ */
+class AccessIT {
+    @TempDir
+    static Path tmp;
+
+    static TestKafka kafka;
+    static ProoflineNode node;
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final Map<String, String> TOKENS = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = TestKafka.start(tmp.resolve("broker"));
+        node = TestNodes.start(kafka.bootstrapServers(), tmp);
+        TOKENS.put("anonymous", null);
+        TOKENS.put("operator", node.operatorToken().orElseThrow());
+        TOKENS.put("alice", addCaller("alice", "--agents", "bound-agent-*"));
+        TOKENS.put("bob", addCaller("bob"));
+        TOKENS.put("revoked", addCaller("carol"));
+        assertEquals(0, cli("revoke", "carol"));
+        TOKENS.put("made-up", "pl_" + "A".repeat(43));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (node != null) {
+            node.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static int cli(String... words) {
+        List<String> args = new ArrayList<>(List.of("caller"));
+        args.addAll(List.of(words));
+        args.addAll(List.of(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--data-dir",
+                tmp.resolve("node").toString()));
+        return ProoflineCliAccess.run(args, new ByteArrayOutputStream());
+    }
+
+    /** {@code caller add}: the token is printed once, alone on stdout. */
+    private static String addCaller(String name, String... more) {
+        List<String> args = new ArrayList<>(List.of("caller", "add", name));
+        args.addAll(List.of(more));
+        args.addAll(List.of(
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--data-dir",
+                tmp.resolve("node").toString()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, ProoflineCliAccess.run(args, out));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.matches("pl_[A-Za-z0-9_-]{43}\n"), printed);
+        return printed.trim();
+    }
+
+    private static HttpResponse<String> call(String method, String path, String token, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                .timeout(Duration.ofSeconds(30))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The status only, for streams too (the feed never ends): headers are enough. */
+    private static int status(String path, String token) throws Exception {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + path)).timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<InputStream> response = HTTP.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream())
+                .get(30, TimeUnit.SECONDS);
+        response.body().close();
+        return response.statusCode();
+    }
+
+    private static String request(String agent, String task) throws Exception {
+        return Files.readString(Conformance.file("requests/invoice-final.json"))
+                .replace("test-seller-invoice-agent", agent)
+                .replace("invoice-7731-final", task);
+    }
+
+    private static JsonNode verify(String agent, String task, String token) throws Exception {
+        HttpResponse<String> answer = call("POST", "/verify/schema", token, request(agent, task));
+        assertEquals(200, answer.statusCode(), answer.body());
+        return StrictJson.parse(answer.body());
+    }
+
+    private static String produceOnKafka(String agent, String task) throws Exception {
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            RecordMetadata written = producer.send(new ProducerRecord<>("agent-outputs", agent, request(agent, task)))
+                    .get(30, TimeUnit.SECONDS);
+            return new dev.proofline.schemas.VerificationIds(dev.proofline.attestor.DeploymentSecret.open(
+                                    tmp.resolve("node").resolve("keys"))
+                            .keyFor("verification-ids"))
+                    .of(written.topic(), written.partition(), written.offset())
+                    .toString();
+        }
+    }
+
+    /** Waits until the operator can read the receipt: the index follows the receipts topic. */
+    private static void awaitIndexed(String id) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (call("GET", "/receipts/" + id, TOKENS.get("operator"), null).statusCode() == 200) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError(id + " was never indexed");
+    }
+
+    @Test
+    void everyRouteAnswersEveryRoleAsTheTableSays() throws Exception {
+        String byAlice = verify("bound-agent-1", "access-1", TOKENS.get("alice"))
+                .get("verification_id")
+                .asString();
+        String byAnonymous =
+                verify("open-agent", "access-2", null).get("verification_id").asString();
+        String byKafka = produceOnKafka("open-agent", "access-3");
+        for (String id : List.of(byAlice, byAnonymous, byKafka)) {
+            awaitIndexed(id);
+        }
+        String schema = "{\"schema\": \"{\\\"type\\\":\\\"string\\\"}\"}";
+        // route -> expected status for: anonymous, operator, alice, bob, revoked, made-up
+        Map<String, List<Integer>> table = new LinkedHashMap<>();
+        table.put("GET /score/open-agent", List.of(200, 200, 200, 200, 401, 401));
+        table.put("GET /reputation/open-agent", List.of(200, 200, 200, 200, 401, 401));
+        table.put("GET /agents", List.of(200, 200, 200, 200, 401, 401));
+        table.put("GET /health", List.of(200, 200, 200, 200, 401, 401));
+        table.put("GET /.well-known/agent-card.json", List.of(200, 200, 200, 200, 401, 401));
+        table.put("GET /dashboard", List.of(200, 200, 200, 200, 401, 401));
+        table.put("GET /receipts/" + byAlice, List.of(404, 200, 200, 404, 401, 401));
+        table.put("GET /receipts/" + byAnonymous, List.of(200, 200, 404, 404, 401, 401));
+        table.put("GET /receipts/" + byKafka, List.of(404, 200, 404, 404, 401, 401));
+        table.put("GET /receipts/00000000-0000-8000-8000-000000000000", List.of(404, 404, 404, 404, 401, 401));
+        table.put("GET /agents/open-agent/receipts", List.of(401, 200, 403, 403, 401, 401));
+        table.put("GET /feed/receipts", List.of(401, 200, 403, 403, 401, 401));
+        table.put("GET /metrics", List.of(401, 200, 403, 403, 401, 401));
+        table.put("GET /internal/agents", List.of(401, 200, 403, 403, 401, 401));
+        table.put("GET /no/such/route", List.of(404, 404, 404, 404, 401, 401));
+        List<String> roles = new ArrayList<>(TOKENS.keySet());
+        List<String> failures = new ArrayList<>();
+        for (var row : table.entrySet()) {
+            String[] route = row.getKey().split(" ", 2);
+            for (int r = 0; r < roles.size(); r++) {
+                String token = TOKENS.get(roles.get(r));
+                int expected = row.getValue().get(r);
+                int got;
+                String body = "";
+                if (route[1].equals("/feed/receipts")) {
+                    got = status(route[1], token);
+                } else {
+                    HttpResponse<String> answer = call(route[0], route[1], token, null);
+                    got = answer.statusCode();
+                    body = answer.body();
+                    if (got == 401) {
+                        assertEquals(
+                                "Bearer realm=\"proofline\"",
+                                answer.headers().firstValue("WWW-Authenticate").orElse(""));
+                        assertEquals(
+                                "unauthorized",
+                                StrictJson.parse(body).get("code").asString());
+                    } else if (got == 403) {
+                        assertEquals(
+                                "forbidden", StrictJson.parse(body).get("code").asString());
+                    }
+                    assertEquals(
+                            "nosniff",
+                            answer.headers()
+                                    .firstValue("X-Content-Type-Options")
+                                    .orElse(""));
+                }
+                if (got != expected) {
+                    failures.add(
+                            row.getKey() + " as " + roles.get(r) + ": " + got + " (expected " + expected + ") " + body);
+                }
+            }
+        }
+        assertTrue(failures.isEmpty(), String.join("\n", failures));
+
+        // Not yours and not there read the same: nobody learns which ids exist.
+        String notYours =
+                call("GET", "/receipts/" + byAlice, TOKENS.get("bob"), null).body();
+        String notThere = call("GET", "/receipts/00000000-0000-8000-8000-000000000000", TOKENS.get("bob"), null)
+                .body();
+        assertEquals(notThere, notYours);
+        HttpResponse<String> own = call("GET", "/receipts/" + byAlice, TOKENS.get("alice"), null);
+        assertEquals("no-store", own.headers().firstValue("Cache-Control").orElse(""));
+        assertTrue(call("GET", "/dashboard", null, null)
+                .headers()
+                .firstValue("Content-Security-Policy")
+                .orElse("")
+                .contains("script-src 'self'"));
+        HttpResponse<String> cors = HTTP.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents"))
+                        .header("Origin", "https://elsewhere.example")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertTrue(cors.headers().firstValue("Access-Control-Allow-Origin").isEmpty(), "no CORS by default");
+
+        // Registry writes: operators, or this machine with no proxy in between.
+        String write = "/subjects/access-it-value/versions";
+        HttpResponse<String> throughProxy = HTTP.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + write))
+                        .header("X-Forwarded-For", "198.51.100.7")
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .POST(HttpRequest.BodyPublishers.ofString(schema))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, throughProxy.statusCode(), throughProxy.body());
+        HttpResponse<String> asOperator = HTTP.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + write))
+                        .header("X-Forwarded-For", "198.51.100.7")
+                        .header("Authorization", "Bearer " + TOKENS.get("operator"))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .POST(HttpRequest.BodyPublishers.ofString(schema))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, asOperator.statusCode(), asOperator.body());
+
+        // caller list: names and roles, never a token
+        ByteArrayOutputStream listed = new ByteArrayOutputStream();
+        assertEquals(
+                0,
+                ProoflineCliAccess.run(
+                        List.of(
+                                "caller",
+                                "list",
+                                "--bootstrap-servers",
+                                kafka.bootstrapServers(),
+                                "--data-dir",
+                                tmp.resolve("node").toString()),
+                        listed));
+        String list = listed.toString(StandardCharsets.UTF_8);
+        assertTrue(list.contains("alice") && list.contains("bound-agent-*") && list.contains("revoked"), list);
+        for (String token : TOKENS.values()) {
+            assertTrue(token == null || !list.contains(token), "a token in caller list");
+        }
+    }
+
+    @Test
+    void aBoundAgentsScoreMovesOnlyForItsOwner() throws Exception {
+        JsonNode own = verify("bound-agent-2", "bound-own", TOKENS.get("alice"));
+        assertTrue(own.path("scoring").isMissingNode(), "the owner's receipt counts: " + own);
+        for (int i = 0; i < 3; i++) {
+            for (String stranger : new String[] {"bob", "anonymous"}) {
+                JsonNode receipt = verify("bound-agent-2", "bound-stranger-" + stranger + i, TOKENS.get(stranger));
+                assertEquals("pass", receipt.get("result").asString());
+                assertFalse(receipt.get("scoring").get("counted").asBoolean(), receipt.toString());
+            }
+        }
+        awaitIndexed(own.get("verification_id").asString());
+        Thread.sleep(2000); // the strangers' six receipts went before and after; give the KTable time
+        JsonNode reputation = StrictJson.parse(
+                call("GET", "/reputation/bound-agent-2", null, null).body());
+        assertEquals(1, reputation.get("total").asLong(), reputation.toString());
+    }
+
+    @Test
+    void aRevocationReachesASecondInstanceWithinSecondsAndForgedKeysAreIgnored() throws Exception {
+        String dave = addCaller("dave");
+        Map<String, String> sharing =
+                Map.of("keys.dir", tmp.resolve("node").resolve("keys").toString());
+        try (ProoflineNode second = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("second"), sharing)) {
+            assertTrue(second.newOperatorToken().isEmpty(), "a joining instance makes no operator key");
+            HttpRequest metrics = HttpRequest.newBuilder(URI.create(second.httpUrl() + "/health"))
+                    .header("Authorization", "Bearer " + dave)
+                    .build();
+            assertEquals(
+                    200,
+                    HTTP.send(metrics, HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals(0, cli("revoke", "dave"));
+            long revokedAt = System.nanoTime();
+            int status = 200;
+            while (status != 401 && System.nanoTime() - revokedAt < TimeUnit.SECONDS.toNanos(10)) {
+                status = HTTP.send(metrics, HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
+                Thread.sleep(50);
+            }
+            assertEquals(401, status, "the second instance still accepts a revoked key after 10 s");
+            System.out.printf(
+                    "revocation seen by the second instance after %d ms%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - revokedAt));
+        }
+
+        // Someone who can write to Kafka but has no secret writes an operator record: it is ignored.
+        String minted = "pl_" + "M".repeat(43);
+        String forged = new dev.proofline.access.CallerRecord(
+                        "mallory",
+                        dev.proofline.access.CallerRole.OPERATOR,
+                        dev.proofline.access.CallerTokens.hash(minted),
+                        null,
+                        dev.proofline.access.AgentPatterns.NONE,
+                        java.time.Instant.now(),
+                        null)
+                .toJson();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>("proofline-callers", "mallory", forged))
+                    .get(30, TimeUnit.SECONDS);
+        }
+        Thread.sleep(2000);
+        assertEquals(401, call("GET", "/metrics", minted, null).statusCode());
+        String scraped = call("GET", "/metrics", TOKENS.get("operator"), null).body();
+        assertTrue(scraped.contains("proofline_forged_caller_records_total 1.0"), scraped);
+        assertNotNull(scraped);
+    }
+}
