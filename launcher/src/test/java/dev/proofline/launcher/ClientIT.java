@@ -183,8 +183,9 @@ class ClientIT {
             VerifiedReceipt submitted = overRest.verify(request("requests/invoice-final.json")
                             .replace("test-seller-invoice-agent", "client-it-seller"))
                     .get(30, TimeUnit.SECONDS);
-            VerifiedReceipt produced =
-                    overKafka.verify(request("requests/invoice-draft.json")).get(30, TimeUnit.SECONDS);
+            VerifiedReceipt produced = overKafka
+                    .verify(request("requests/invoice-draft.json").replace("test-seller-invoice-agent", "client-it-kafka"))
+                    .get(30, TimeUnit.SECONDS);
             for (var fetch : List.of(
                     java.util.Map.entry(submitted, java.util.Optional.<String>empty()),
                     java.util.Map.entry(produced, java.util.Optional.of(operator)))) {
