@@ -47,6 +47,7 @@ import tools.jackson.databind.JsonNode;
  */
 public final class ProoflineClient implements AutoCloseable {
     private final String baseUrl;
+    private final String apiKey;
     private final ReceiptChecker checker;
     private final HttpClient http;
     private final Topics topics;
@@ -56,6 +57,7 @@ public final class ProoflineClient implements AutoCloseable {
 
     private ProoflineClient(Builder builder) {
         this.baseUrl = builder.baseUrl;
+        this.apiKey = builder.apiKey;
         this.checker = new ReceiptChecker(AgentCardKeys.of(baseUrl));
         this.http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -113,10 +115,13 @@ public final class ProoflineClient implements AutoCloseable {
     }
 
     private CompletableFuture<VerifiedReceipt> verifyOverRest(byte[] body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
+        HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (apiKey != null) {
+            post.header("Authorization", "Bearer " + apiKey); // never in the URL, where logs keep it
+        }
+        HttpRequest request = post.build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
             if (response.statusCode() != 200) {
                 throw refused(response.body(), response.statusCode());
@@ -193,8 +198,19 @@ public final class ProoflineClient implements AutoCloseable {
         private Map<String, Object> kafka;
         private Topics topics = Topics.defaults();
         private String registryUrl;
+        private String apiKey;
 
         private Builder() {}
+
+        /**
+         * The caller key the operator issued ({@code proofline caller add}): REST verifications are
+         * recorded as this key's, so it can read their receipts back and, for the agent ids it owns,
+         * move their scores. Without one, a REST caller is its client address.
+         */
+        public Builder apiKey(String token) {
+            this.apiKey = Objects.requireNonNull(token, "token");
+            return this;
+        }
 
         /** The deployment's HTTP address: agent-card (keys), REST, and by default the schema registry. */
         public Builder baseUrl(String baseUrl) {

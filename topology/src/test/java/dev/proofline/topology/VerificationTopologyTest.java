@@ -112,6 +112,54 @@ class VerificationTopologyTest {
     }
 
     @Test
+    void aStrangersReceiptForABoundAgentIsSignedSaysItIsNotCountedAndNamesItsSubmitter() {
+        Attribution bound = new Attribution() {
+            @Override
+            public VerificationIds ids() {
+                return IDS;
+            }
+
+            @Override
+            public String submitter(org.apache.kafka.common.header.Headers headers, byte[] value) {
+                return "key:bob";
+            }
+
+            @Override
+            public dev.proofline.engine.Scoring scoring(String agentId, String submitter) {
+                return agentId.equals("seller-7") && submitter.equals("key:bob")
+                        ? dev.proofline.engine.Scoring.notCounted("agent_id is bound to another caller's key")
+                        : dev.proofline.engine.Scoring.COUNTED;
+            }
+        };
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-bound");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
+        try (TopologyTestDriver bob =
+                new TopologyTestDriver(VerificationTopology.build(TOPICS, engine, serde, clock, bound), props)) {
+            bob.createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer())
+                    .pipeInput(bytes("seller-7"), invoice("inv-b", "seller-7"));
+            Receipt receipt = bob.createOutputTopic(TOPICS.receipts(), new StringDeserializer(), serde.deserializer())
+                    .readValue();
+            assertEquals("key:bob", receipt.getSubmittedBy());
+            assertEquals(false, receipt.getCounted());
+            JsonNode signed = StrictJson.parse(receipt.getSignedJson());
+            assertEquals(false, signed.get("scoring").get("counted").asBoolean());
+            assertTrue(
+                    new ReceiptVerifier(keys.trustedKeys())
+                            .verifySignature(signed, AttestationContext.VERIFY)
+                            .valid(),
+                    "the scoring note is signed with the rest");
+        }
+        // Everyone else's receipts carry no scoring note at all: the reference shape, unchanged.
+        input.pipeInput(bytes("seller-7"), invoice("inv-a", "seller-7"));
+        Receipt open = receipts.readValue();
+        assertTrue(open.getCounted());
+        assertEquals("kafka", open.getSubmittedBy());
+        assertTrue(StrictJson.parse(open.getSignedJson()).path("scoring").isMissingNode());
+    }
+
+    @Test
     void receiptWithoutAgentIsKeyedByTask() {
         ObjectNode request = (ObjectNode) Conformance.json("requests/invoice-final.json");
         request.remove("agent_id");
