@@ -293,6 +293,25 @@ class AccessIT {
     }
 
     @Test
+    void theSdkSubmitsWithItsKeyAndThatKeyReadsTheReceiptBack() throws Exception {
+        try (dev.proofline.client.ProoflineClient client = dev.proofline.client.ProoflineClient.builder()
+                .baseUrl(node.httpUrl())
+                .apiKey(TOKENS.get("bob"))
+                .build()) {
+            String id = client.verify(request("open-agent", "sdk-with-key"))
+                    .get(30, TimeUnit.SECONDS)
+                    .verificationId();
+            awaitIndexed(id);
+            assertEquals(
+                    200, call("GET", "/receipts/" + id, TOKENS.get("bob"), null).statusCode());
+            assertEquals(
+                    404,
+                    call("GET", "/receipts/" + id, TOKENS.get("alice"), null).statusCode());
+            assertEquals(404, call("GET", "/receipts/" + id, null, null).statusCode());
+        }
+    }
+
+    @Test
     void aBoundAgentsScoreMovesOnlyForItsOwner() throws Exception {
         JsonNode own = verify("bound-agent-2", "bound-own", TOKENS.get("alice"));
         assertTrue(own.path("scoring").isMissingNode(), "the owner's receipt counts: " + own);
