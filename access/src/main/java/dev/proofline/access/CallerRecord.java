@@ -8,7 +8,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * One key as the callers topic keeps it: its name (the record key), role, the SHA-256 of its token
- * (never the token), its daily allowance ({@code null}: unlimited), the agent ids it owns, and when
+ * (never the token), its daily free allowance ({@code null}: the deployment's
+ * {@code allowance.per.day}; {@link #UNLIMITED}: no limit), the agent ids it owns, and when
  * it was made and, once revoked, when that happened. A revoked key stays listed, so its history
  * reads, and is never accepted again.
  */
@@ -20,6 +21,9 @@ public record CallerRecord(
         AgentPatterns agents,
         Instant createdAt,
         Instant revokedAt) {
+    /** An allowance without limit (an operator's own pipelines). */
+    public static final long UNLIMITED = Long.MAX_VALUE;
+
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
 
     public CallerRecord {
@@ -52,6 +56,8 @@ public record CallerRecord(
         json.put("token_sha256", tokenSha256);
         if (allowance == null) {
             json.putNull("allowance");
+        } else if (allowance == UNLIMITED) {
+            json.put("allowance", "unlimited");
         } else {
             json.put("allowance", allowance);
         }
@@ -76,7 +82,9 @@ public record CallerRecord(
                 json.path("name").asString(),
                 CallerRole.parse(json.path("role").asString()),
                 json.path("token_sha256").asString(),
-                json.path("allowance").isNumber() ? json.get("allowance").asLong() : null,
+                json.path("allowance").isNumber()
+                        ? Long.valueOf(json.get("allowance").asLong())
+                        : "unlimited".equals(json.path("allowance").asString("")) ? Long.valueOf(UNLIMITED) : null,
                 new AgentPatterns(agents),
                 Instant.parse(json.path("created_at").asString()),
                 json.path("revoked_at").isString()

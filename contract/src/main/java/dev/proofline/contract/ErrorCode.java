@@ -52,6 +52,53 @@ public enum ErrorCode {
             null,
             "use_operator_key",
             "The key is valid but its role does not allow this route (docs/access.md lists who may read what)."),
+    FREE_ALLOWANCE_EXHAUSTED(
+            "free_allowance_exhausted",
+            429,
+            3600,
+            "retry_after_reset",
+            "This caller's free verifications for today (UTC) are used up and this deployment takes no payment;"
+                    + " retry_after (and Retry-After) is the time to the next UTC midnight, when they reset."
+                    + " The document adds the free_trial object."),
+    FREE_TRIAL_EXHAUSTED(
+            "free_trial_exhausted",
+            402,
+            null,
+            "pay_and_retry",
+            "This caller's free verifications for today are used up; the Payment-Required header (x402 version 2)"
+                    + " says what to pay. Send the request again with Payment-Signature. The document adds free_trial."),
+    PAYMENT_MALFORMED(
+            "payment_malformed",
+            400,
+            null,
+            "fix_payment",
+            "The Payment-Signature header (or MCP _meta x402/payment) is not base64 of an x402 version 2"
+                    + " PaymentPayload."),
+    PAYMENT_INVALID(
+            "payment_invalid",
+            402,
+            null,
+            "pay_and_retry",
+            "The payment does not match any of the requirements offered, or the facilitator refused it; nothing"
+                    + " was charged. Pay again as Payment-Required says."),
+    PAYMENT_REPLAYED(
+            "payment_replayed",
+            402,
+            null,
+            "pay_and_retry",
+            "This payment was already used for a request: a payment is served once. Pay again for this one."),
+    PAYMENT_SETTLEMENT_FAILED(
+            "payment_settlement_failed",
+            402,
+            null,
+            "pay_and_retry",
+            "The request was verified but the payment could not be settled, so the receipt is withheld."),
+    PAYMENT_UNAVAILABLE(
+            "payment_unavailable",
+            503,
+            5,
+            "retry_later",
+            "The payment facilitator cannot be reached; nothing was charged. Retry after retry_after seconds."),
     NOT_FOUND(
             "not_found",
             404,

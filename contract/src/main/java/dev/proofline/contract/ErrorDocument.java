@@ -7,9 +7,11 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The one error shape ({@code docs/errors.md}): on REST, in MCP tool results and on the dead-letter
- * topic. {@code retry_after} comes from the code's own policy, so every route says the same.
+ * topic. {@code retry_after} comes from the code's own policy, so every route says the same, unless
+ * the error knows better (an allowance resets at midnight).
  */
-public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> fields) {
+public record ErrorDocument(
+        ErrorCode code, String message, List<FieldProblem> fields, Integer retryAfterSeconds, ObjectNode extra) {
     /**
      * At most this many problems are listed; the rest are counted in {@code fields_omitted}, so an
      * error stays the size of a receipt however many problems a request has, and always fits in a
@@ -21,6 +23,22 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
 
     public ErrorDocument {
         fields = List.copyOf(fields);
+        retryAfterSeconds = retryAfterSeconds != null ? retryAfterSeconds : code.retryAfterSeconds();
+        extra = extra == null ? null : extra.deepCopy();
+    }
+
+    public ErrorDocument(ErrorCode code, String message, List<FieldProblem> fields) {
+        this(code, message, fields, null, null);
+    }
+
+    /** The same error with a retry time of its own (a reset at midnight), instead of the code's policy. */
+    public ErrorDocument retryAfter(int seconds) {
+        return new ErrorDocument(code, message, fields, seconds, extra);
+    }
+
+    /** The same error with more members after the standard ones (the {@code free_trial} object of a 402/429). */
+    public ErrorDocument with(ObjectNode members) {
+        return new ErrorDocument(code, message, fields, retryAfterSeconds, members);
     }
 
     public static ErrorDocument invalidRequest(List<FieldProblem> problems) {
@@ -145,8 +163,8 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
         doc.put("status", code.status());
         doc.put("retryable", code.retryable());
         doc.put("charged", false);
-        if (code.retryAfterSeconds() != null) {
-            doc.put("retry_after", code.retryAfterSeconds());
+        if (retryAfterSeconds != null) {
+            doc.put("retry_after", retryAfterSeconds);
         }
         ObjectNode action = doc.putArray("next_actions").addObject();
         action.put("action", code.nextAction());
@@ -163,6 +181,9 @@ public record ErrorDocument(ErrorCode code, String message, List<FieldProblem> f
         }
         if (fields.size() > MAX_FIELDS) {
             doc.put("fields_omitted", fields.size() - MAX_FIELDS);
+        }
+        if (extra != null) {
+            extra.properties().forEach(e -> doc.set(e.getKey(), e.getValue()));
         }
         return doc;
     }

@@ -77,11 +77,14 @@ final class CallerCommand implements Command {
                     String token = CallerTokens.newToken();
                     CallerRecord record;
                     try {
+                        CallerRole role = CallerRole.parse(own.getOrDefault("role", "caller"));
                         record = new CallerRecord(
                                 name,
-                                CallerRole.parse(own.getOrDefault("role", "caller")),
+                                role,
                                 CallerTokens.hash(token),
-                                allowance(own.getOrDefault("allowance", "unlimited")),
+                                // An operator's own pipelines are not metered; a caller gets the deployment's.
+                                allowance(own.getOrDefault(
+                                        "allowance", role == CallerRole.OPERATOR ? "unlimited" : "default")),
                                 AgentPatterns.parse(own.get("agents")),
                                 Instant.now(),
                                 null);
@@ -137,12 +140,15 @@ final class CallerCommand implements Command {
 
     private static Long allowance(String text) {
         if (text.equals("unlimited")) {
-            return null;
+            return CallerRecord.UNLIMITED;
+        }
+        if (text.equals("default")) {
+            return null; // the deployment's allowance.per.day
         }
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
-            throw new UsageException("--allowance takes a number or 'unlimited', not '" + text + "'");
+            throw new UsageException("--allowance takes a number, 'default' or 'unlimited', not '" + text + "'");
         }
     }
 }

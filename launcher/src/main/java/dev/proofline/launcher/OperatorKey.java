@@ -44,7 +44,13 @@ final class OperatorKey {
         }
         Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
         callers.put(new CallerRecord(
-                name, CallerRole.OPERATOR, CallerTokens.hash(token), null, AgentPatterns.NONE, Instant.now(), null));
+                name,
+                CallerRole.OPERATOR,
+                CallerTokens.hash(token),
+                CallerRecord.UNLIMITED,
+                AgentPatterns.NONE,
+                Instant.now(),
+                null));
         return Optional.of(token);
     }
 

@@ -108,7 +108,7 @@ public final class PipelineBench {
                         "REST POST /verify/schema",
                         50,
                         Math.min(count, 5_000),
-                        n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length]));
+                        n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator));
                 scores = bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
                 leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents"));
                 recent = bench.http(
@@ -344,8 +344,10 @@ public final class PipelineBench {
         return HttpRequest.newBuilder(URI.create(url)).build();
     }
 
-    private static HttpRequest post(String url, byte[] body) {
+    /** With the operator's key: the bench measures verification, not the free allowance (unlimited here). */
+    private static HttpRequest post(String url, byte[] body, String operatorToken) {
         return HttpRequest.newBuilder(URI.create(url))
+                .header("Authorization", "Bearer " + operatorToken)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
     }

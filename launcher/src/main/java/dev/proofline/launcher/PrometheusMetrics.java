@@ -16,7 +16,8 @@ import org.apache.kafka.streams.KafkaStreams;
  * error code, the verification latency histogram, and Kafka Streams' own metrics (consumer lag
  * among them, as {@code kafka_consumer_fetch_manager_records_lag_max}).
  */
-final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoCloseable {
+final class PrometheusMetrics
+        implements PipelineListener, dev.proofline.query.payment.PaymentListener, RouteGroup, AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final java.util.List<java.util.function.LongSupplier> forgeryCounts =
             new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -71,6 +72,30 @@ final class PrometheusMetrics implements PipelineListener, RouteGroup, AutoClose
                         "proofline.forged.caller.records", callerRecords, s -> s.getAsLong())
                 .description("callers-topic records ignored because their HMAC did not verify")
                 .register(registry);
+    }
+
+    @Override
+    public void paid() {
+        Counter.builder("proofline.payments")
+                .tag("stage", "accepted")
+                .register(registry)
+                .increment();
+    }
+
+    @Override
+    public void settled(String transaction) {
+        Counter.builder("proofline.payments")
+                .tag("stage", "settled")
+                .register(registry)
+                .increment();
+    }
+
+    @Override
+    public void refused(String code) {
+        Counter.builder("proofline.payments.refused")
+                .tag("code", code)
+                .register(registry)
+                .increment();
     }
 
     @Override

@@ -1,7 +1,9 @@
 package dev.proofline.launcher;
 
+import dev.proofline.access.AllowanceLedger;
 import dev.proofline.access.CallerRegistry;
 import dev.proofline.access.InstanceCredential;
+import dev.proofline.access.PaymentClaims;
 import dev.proofline.access.SubmitterStamp;
 import dev.proofline.attestor.Attestor;
 import dev.proofline.attestor.DeploymentSecret;
@@ -18,11 +20,16 @@ import dev.proofline.query.http.DashboardRoutes;
 import dev.proofline.query.http.DiscoveryRoutes;
 import dev.proofline.query.http.HttpServer;
 import dev.proofline.query.http.LiveReceipts;
+import dev.proofline.query.http.PaymentRoutes;
 import dev.proofline.query.http.ReceiptRoutes;
 import dev.proofline.query.http.RouteGroup;
 import dev.proofline.query.http.ScoreRoutes;
 import dev.proofline.query.http.VerifyRoutes;
 import dev.proofline.query.mcp.McpEndpoint;
+import dev.proofline.query.payment.Facilitator;
+import dev.proofline.query.payment.FreeAllowance;
+import dev.proofline.query.payment.Metering;
+import dev.proofline.query.payment.X402Payments;
 import dev.proofline.query.score.ScoreAnswers;
 import dev.proofline.query.score.ScoreQueries;
 import dev.proofline.query.verify.VerificationFrontDoor;
@@ -209,8 +216,10 @@ public final class ProoflineNode implements AutoCloseable {
             ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
             ScoreQueries scoreQueries =
                     new ScoreQueries(histories, new ScoreAnswers(engineSettings, attestor, Clock.systemUTC()));
+            Metering metering = metering(settings, client, replication, secret, publicUrl, metrics, resources);
             McpEndpoint mcp = resources.add(new McpEndpoint(
                     verification,
+                    metering,
                     scoreQueries,
                     EngineSettings.VERIFIER_VERSION,
                     List.of(publicUrl, httpUrl, "http://localhost:" + httpPort),
@@ -224,8 +233,10 @@ public final class ProoflineNode implements AutoCloseable {
             resources.add(() -> streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                     .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)));
 
+            PaymentRoutes payments = new PaymentRoutes(metering, publicUrl);
             List<RouteGroup> routes = new ArrayList<>(List.of(
-                    new VerifyRoutes(verification),
+                    new VerifyRoutes(verification, metering, publicUrl),
+                    payments,
                     new ScoreRoutes(scoreQueries, histories),
                     new AgentRoutes(new AgentDirectory(instances), histories, receiptLog),
                     new ReceiptRoutes(new ReceiptIndex(instances), receiptLog),
@@ -236,7 +247,8 @@ public final class ProoflineNode implements AutoCloseable {
                             streams,
                             healthAdmin,
                             settings.maxRequestBytes(),
-                            threads),
+                            threads,
+                            payments::llmsSections),
                     metrics,
                     mcp));
             if (registry instanceof RegistryStore embedded) {
@@ -299,6 +311,48 @@ public final class ProoflineNode implements AutoCloseable {
     public void close() {
         resources.close();
         LOG.info("Proofline stopped");
+    }
+
+    /**
+     * The free allowance, counted across instances; and x402 payments past it when a facilitator is
+     * configured ({@code docs/payments.md}).
+     */
+    private static Metering metering(
+            ProoflineSettings settings,
+            Map<String, Object> client,
+            Replication replication,
+            DeploymentSecret secret,
+            String publicUrl,
+            PrometheusMetrics metrics,
+            Closer resources)
+            throws java.io.IOException {
+        AllowanceLedger ledger = resources.add(AllowanceLedger.open(
+                client,
+                settings.applicationId() + "-allowance",
+                InstanceId.of(settings.dataDir()),
+                secret,
+                Clock.systemUTC(),
+                replication.factor(),
+                replication.topicConfigs()));
+        FreeAllowance allowance =
+                new FreeAllowance(ledger, settings.allowancePerDay(), publicUrl + "/mcp", Clock.systemUTC());
+        Optional<X402Payments> payments = Optional.empty();
+        if (settings.payment().enabled()) {
+            PaymentClaims claims = resources.add(PaymentClaims.open(
+                    client, settings.applicationId() + "-payments", replication.factor(), replication.topicConfigs()));
+            payments = Optional.of(new X402Payments(
+                    settings.payment(),
+                    new Facilitator(settings.payment().facilitatorUrl().orElseThrow()),
+                    claims,
+                    allowance,
+                    metrics));
+            LOG.info(
+                    "payments on: {} atomic units of {} on {} per verification past the allowance",
+                    settings.payment().priceVerify(),
+                    settings.payment().asset(),
+                    settings.payment().network());
+        }
+        return new Metering(allowance, payments);
     }
 
     private static String startBroker(ProoflineSettings settings, Closer resources) {

@@ -1,6 +1,7 @@
 package dev.proofline.launcher;
 
 import dev.proofline.contract.Topics;
+import dev.proofline.query.payment.PaymentTerms;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param retention          how long each topic Proofline creates keeps its records
  * @param connections        caps on live-feed and MCP connections
  * @param access             caller keys' topic, trusted proxies, CORS origins
+ * @param allowancePerDay    free verifications per caller per UTC day
+ * @param payment            x402 terms; off without a facilitator
  * @param clientOverrides    {@code client.*} settings, for every Kafka client
  * @param streamsOverrides   {@code streams.*} settings, for Kafka Streams only
  */
@@ -45,6 +48,8 @@ public record ProoflineSettings(
         TopicRetention retention,
         ConnectionLimits connections,
         AccessSettings access,
+        long allowancePerDay,
+        PaymentTerms payment,
         Map<String, Object> clientOverrides,
         Map<String, Object> streamsOverrides) {
 
@@ -94,6 +99,8 @@ public record ProoflineSettings(
                         Settings.TOPICS_CALLERS.valueIn(config).orElse(Settings.APPLICATION_ID.in(config) + "-callers"),
                         Settings.TRUSTED_PROXIES.in(config),
                         Settings.CORS_ORIGINS.in(config)),
+                Settings.ALLOWANCE_PER_DAY.in(config),
+                paymentTerms(config),
                 config.withPrefix(ProoflineConfig.CLIENT_PREFIX),
                 config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
     }
@@ -103,6 +110,24 @@ public record ProoflineSettings(
 
     /** How many long-lived connections one instance holds, and for how long. */
     public record ConnectionLimits(int feedClients, Duration feedConnected, int mcpConnections) {}
+
+    private static PaymentTerms paymentTerms(ProoflineConfig config) {
+        Optional<String> facilitator = Settings.PAYMENT_FACILITATOR_URL.valueIn(config);
+        Optional<String> payTo = Settings.PAYMENT_PAY_TO.valueIn(config);
+        if (facilitator.isPresent() && payTo.isEmpty()) {
+            throw new IllegalArgumentException("payment.pay.to is required when payment.facilitator.url is set");
+        }
+        return new PaymentTerms(
+                facilitator,
+                Settings.PAYMENT_NETWORK.in(config),
+                Settings.PAYMENT_ASSET.in(config),
+                Settings.PAYMENT_ASSET_NAME.in(config),
+                Settings.PAYMENT_ASSET_VERSION.in(config),
+                payTo.orElse(""),
+                Settings.PAYMENT_PRICE_VERIFY.in(config),
+                Settings.PAYMENT_PRICE_SCORE.in(config),
+                Settings.PAYMENT_MAX_TIMEOUT_SECONDS.in(config));
+    }
 
     /** Who may call what ({@code docs/access.md}): where keys are kept, which proxies and origins are trusted. */
     public record AccessSettings(String callersTopic, List<String> trustedProxies, List<String> corsOrigins) {

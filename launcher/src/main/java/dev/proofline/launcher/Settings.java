@@ -129,6 +129,45 @@ public final class Settings {
     public static final Setting<List<String>> CORS_ORIGINS =
             Setting.list("http.cors.origins", "browser origins allowed to call the API (CORS); none by default");
 
+    public static final Setting<Integer> ALLOWANCE_PER_DAY = Setting.integer(
+            "allowance.per.day",
+            1000,
+            0,
+            Integer.MAX_VALUE,
+            "free verifications per caller per UTC day (REST and MCP together); a key may carry its own");
+    public static final Setting<String> PAYMENT_FACILITATOR_URL = Setting.optionalText(
+            "payment.facilitator.url", "", "an x402 facilitator; when set, past the allowance is 402 (pay), else 429");
+    public static final Setting<String> PAYMENT_NETWORK =
+            Setting.text("payment.network", "eip155:8453", "the network payments are made on (CAIP-2; Base)");
+    public static final Setting<String> PAYMENT_ASSET = Setting.text(
+            "payment.asset",
+            "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+            "the EIP-3009 token paid with (USDC on Base)");
+    public static final Setting<String> PAYMENT_ASSET_NAME =
+            Setting.text("payment.asset.name", "USD Coin", "the token's EIP-712 domain name");
+    public static final Setting<String> PAYMENT_ASSET_VERSION =
+            Setting.text("payment.asset.version", "2", "the token's EIP-712 domain version");
+    public static final Setting<String> PAYMENT_PAY_TO =
+            Setting.optionalText("payment.pay.to", "", "the address payments go to (required with a facilitator)");
+    public static final Setting<Long> PAYMENT_PRICE_VERIFY = new Setting<>(
+            "payment.price.verify",
+            Settings::nonNegativeLong,
+            20_000L,
+            "20000",
+            "price of one verification past the allowance, in the token's atomic units ($0.02 USDC)");
+    public static final Setting<Long> PAYMENT_PRICE_SCORE = new Setting<>(
+            "payment.price.score",
+            Settings::nonNegativeLong,
+            0L,
+            "0",
+            "price of a signed score, atomic units; 0: scores stay free (not charged yet in this version)");
+    public static final Setting<Integer> PAYMENT_MAX_TIMEOUT_SECONDS = Setting.integer(
+            "payment.max.timeout.seconds",
+            60,
+            10,
+            3600,
+            "how long a payment authorization must stay valid (x402 maxTimeoutSeconds)");
+
     public static final List<Setting<?>> ALL = List.of(
             DATA_DIR,
             KEYS_DIR,
@@ -159,9 +198,27 @@ public final class Settings {
             FEED_MAX_CONNECTED,
             MCP_MAX_CONNECTIONS,
             TRUSTED_PROXIES,
-            CORS_ORIGINS);
+            CORS_ORIGINS,
+            ALLOWANCE_PER_DAY,
+            PAYMENT_FACILITATOR_URL,
+            PAYMENT_NETWORK,
+            PAYMENT_ASSET,
+            PAYMENT_ASSET_NAME,
+            PAYMENT_ASSET_VERSION,
+            PAYMENT_PAY_TO,
+            PAYMENT_PRICE_VERIFY,
+            PAYMENT_PRICE_SCORE,
+            PAYMENT_MAX_TIMEOUT_SECONDS);
 
     private Settings() {}
+
+    private static long nonNegativeLong(String text) {
+        long value = Long.parseLong(text);
+        if (value < 0) {
+            throw new IllegalArgumentException("must be 0 or more");
+        }
+        return value;
+    }
 
     private static long positiveLong(String text) {
         long value = Long.parseLong(text);

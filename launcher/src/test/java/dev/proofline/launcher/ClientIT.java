@@ -184,7 +184,8 @@ class ClientIT {
                             .replace("test-seller-invoice-agent", "client-it-seller"))
                     .get(30, TimeUnit.SECONDS);
             VerifiedReceipt produced = overKafka
-                    .verify(request("requests/invoice-draft.json").replace("test-seller-invoice-agent", "client-it-kafka"))
+                    .verify(request("requests/invoice-draft.json")
+                            .replace("test-seller-invoice-agent", "client-it-kafka"))
                     .get(30, TimeUnit.SECONDS);
             for (var fetch : List.of(
                     java.util.Map.entry(submitted, java.util.Optional.<String>empty()),

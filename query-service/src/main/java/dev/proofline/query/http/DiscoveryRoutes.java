@@ -18,13 +18,16 @@ public final class DiscoveryRoutes implements RouteGroup {
     private final Admin admin;
     private final int maxRequestBytes;
     private final PipelineHealth pipeline;
+    private final java.util.function.Supplier<String> llmsAppendix;
 
     public DiscoveryRoutes(
             DiscoveryDocuments documents,
             KafkaStreams streams,
             Admin admin,
             int maxRequestBytes,
-            PipelineHealth pipeline) {
+            PipelineHealth pipeline,
+            java.util.function.Supplier<String> llmsAppendix) {
+        this.llmsAppendix = llmsAppendix;
         this.documents = documents;
         this.streams = streams;
         this.admin = admin;
@@ -45,7 +48,8 @@ public final class DiscoveryRoutes implements RouteGroup {
                 "/docs", ctx -> ctx.contentType("text/html; charset=utf-8").result(documents.docsHtml()));
         cfg.routes.get(
                 "/llms.txt",
-                ctx -> ctx.contentType("text/plain; charset=utf-8").result(documents.llmsTxt(maxRequestBytes)));
+                ctx -> ctx.contentType("text/plain; charset=utf-8")
+                        .result(documents.llmsTxt(maxRequestBytes) + llmsAppendix.get()));
         cfg.routes.get("/health", this::health);
         cfg.routes.get("/", ctx -> {
             String accept = ctx.header("Accept");

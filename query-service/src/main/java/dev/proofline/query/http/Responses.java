@@ -14,6 +14,7 @@ public final class Responses {
         if (answer.retryAfterSeconds() != null) {
             ctx.header("Retry-After", Integer.toString(answer.retryAfterSeconds()));
         }
+        answer.headers().forEach(ctx::header);
         ctx.status(answer.status()).contentType("application/json").result(answer.json());
     }
 

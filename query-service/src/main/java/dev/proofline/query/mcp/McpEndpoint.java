@@ -5,6 +5,10 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.query.Answer;
 import dev.proofline.query.access.RequestCaller;
 import dev.proofline.query.http.RouteGroup;
+import dev.proofline.query.payment.FreeAllowance;
+import dev.proofline.query.payment.Metering;
+import dev.proofline.query.payment.PaymentOffer;
+import dev.proofline.query.payment.X402;
 import dev.proofline.query.score.ScoreQueries;
 import dev.proofline.query.verify.VerificationFrontDoor;
 import dev.proofline.reputation.query.NotQueryableException;
@@ -22,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import tools.jackson.databind.JsonNode;
 
 /**
  * MCP over Streamable HTTP at {@code /mcp}, served by the official Java SDK as a servlet inside the
@@ -35,7 +40,9 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
  */
 public final class McpEndpoint implements RouteGroup, AutoCloseable {
     public static final String PATH = "/mcp";
-    private static final String SUBMITTER = "proofline.submitter";
+    private static final String CALLER = "proofline.caller";
+    /** The resource a paid MCP verification names in its PaymentRequired (the x402 MCP transport's convention). */
+    static final String RESOURCE = "mcp://tool/verify_schema";
 
     private final HttpServletStreamableServerTransportProvider transport;
     private final McpSyncServer server;
@@ -43,6 +50,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
 
     public McpEndpoint(
             VerificationFrontDoor verification,
+            Metering metering,
             ScoreQueries scores,
             String version,
             List<String> allowedOrigins,
@@ -52,8 +60,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(PATH)
                 // The access filter has already said who is calling; each tool call takes it from here.
-                .contextExtractor(request -> McpTransportContext.create(
-                        Map.of(SUBMITTER, RequestCaller.of(request).submitter())))
+                .contextExtractor(request -> McpTransportContext.create(Map.of(CALLER, RequestCaller.of(request))))
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedOrigins(allowedOrigins)
                         .allowedHosts(allowedHosts)
@@ -63,7 +70,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .serverInfo("Proofline", version)
                 .capabilities(
                         McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(verifySchema(verification), verificationRecord(scores))
+                .tools(verifySchema(verification, metering), verificationRecord(scores))
                 .build();
     }
 
@@ -79,7 +86,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
         });
     }
 
-    private static SyncToolSpecification verifySchema(VerificationFrontDoor verification) {
+    private static SyncToolSpecification verifySchema(VerificationFrontDoor verification, Metering metering) {
         McpSchema.Tool tool = McpSchema.Tool.builder()
                 .name("verify_schema")
                 .description("Verify submitted_output against expected_schema (JSON Schema), rules and bounds; "
@@ -107,10 +114,18 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .callHandler((exchange, request) -> {
                     byte[] body = StrictJson.MAPPER.writeValueAsBytes(
                             request.arguments() == null ? Map.of() : request.arguments());
-                    Object submitter = exchange.transportContext().get(SUBMITTER);
+                    Object known = exchange.transportContext().get(CALLER);
+                    RequestCaller caller = known instanceof RequestCaller c
+                            ? c
+                            : new RequestCaller(Submitter.address("unknown"), null, false);
+                    Object payment =
+                            request.meta() == null ? null : request.meta().get(X402.MCP_PAYMENT);
+                    PaymentOffer offer = payment == null
+                            ? PaymentOffer.NONE
+                            : new PaymentOffer.Mcp(StrictJson.MAPPER.valueToTree(payment));
                     try {
                         return result(verification.verify(
-                                body, submitter instanceof Submitter known ? known : Submitter.address("unknown")));
+                                body, caller.submitter(), metering.verification(caller, offer, RESOURCE)));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt(); // shutting down
                         return result(Answer.notReady());
@@ -147,11 +162,51 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .build();
     }
 
-    private static McpSchema.CallToolResult result(Answer answer) {
-        return McpSchema.CallToolResult.builder()
-                .addTextContent(answer.json())
-                .isError(answer.isError())
-                .build();
+    /**
+     * An answer as a tool result: the JSON as text content, marked {@code isError} for an error. What
+     * REST says in headers travels in {@code _meta} (the x402 MCP transport): a payment requirement
+     * becomes the result's structured content, a settlement {@code x402/payment-response}, and the
+     * allowance {@code proofline/free-allowance}.
+     */
+    static McpSchema.CallToolResult result(Answer answer) {
+        McpSchema.CallToolResult.Builder result =
+                McpSchema.CallToolResult.builder().isError(answer.isError());
+        Map<String, Object> meta = new java.util.LinkedHashMap<>();
+        String required = answer.headers().get(X402.PAYMENT_REQUIRED);
+        if (required != null) {
+            JsonNode paymentRequired = decoded(required);
+            result.addTextContent(paymentRequired.toString())
+                    .structuredContent(StrictJson.MAPPER.convertValue(paymentRequired, Map.class));
+            JsonNode error = StrictJson.parse(answer.json());
+            meta.put("proofline/error", StrictJson.MAPPER.convertValue(error, Map.class));
+            if (error.has("free_trial")) {
+                meta.put(
+                        error.path("code").asString(),
+                        StrictJson.MAPPER.convertValue(error.get("free_trial"), Map.class));
+            }
+        } else {
+            result.addTextContent(answer.json());
+        }
+        String settled = answer.headers().get(X402.PAYMENT_RESPONSE);
+        if (settled != null) {
+            meta.put(X402.MCP_PAYMENT_RESPONSE, StrictJson.MAPPER.convertValue(decoded(settled), Map.class));
+        }
+        if (answer.headers().containsKey(FreeAllowance.REMAINING)) {
+            meta.put(
+                    "proofline/free-allowance",
+                    Map.of(
+                            "remaining", Long.parseLong(answer.headers().get(FreeAllowance.REMAINING)),
+                            "limit", Long.parseLong(answer.headers().get(FreeAllowance.LIMIT)),
+                            "resets", answer.headers().get(FreeAllowance.RESETS)));
+        }
+        if (!meta.isEmpty()) {
+            result.meta(meta);
+        }
+        return result.build();
+    }
+
+    private static JsonNode decoded(String base64) {
+        return StrictJson.parse(java.util.Base64.getDecoder().decode(base64));
     }
 
     @Override

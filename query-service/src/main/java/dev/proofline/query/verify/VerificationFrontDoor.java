@@ -71,6 +71,11 @@ public final class VerificationFrontDoor {
      *                  back to them and to nobody else but operators
      */
     public Answer verify(byte[] body, Submitter submitter) throws InterruptedException {
+        return verify(body, submitter, Admission.FREE);
+    }
+
+    /** The same, with a say (allowance, payment) on each valid request before it is published. */
+    public Answer verify(byte[] body, Submitter submitter, Admission admission) throws InterruptedException {
         ParseOutcome outcome;
         try {
             outcome = parser.parse(body);
@@ -82,7 +87,19 @@ public final class VerificationFrontDoor {
         if (outcome instanceof ParseOutcome.Invalid invalid) {
             return Answer.error(invalid.error());
         }
-        String agentId = ((ParseOutcome.Valid) outcome).request().agentId();
+        Admission.Decision decision = admission.admit();
+        if (decision instanceof Admission.Decision.Refuse refuse) {
+            return refuse.answer();
+        }
+        return ((Admission.Decision.Proceed) decision)
+                .finish()
+                .apply(publishAndAwait(
+                        body,
+                        submitter,
+                        ((ParseOutcome.Valid) outcome).request().agentId()));
+    }
+
+    private Answer publishAndAwait(byte[] body, Submitter submitter, String agentId) throws InterruptedException {
         String correlationId = UUID.randomUUID().toString();
         CompletableFuture<CorrelatedReplies.Reply> reply = replies.expect(correlationId);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(inputTopic, agentId, body);

@@ -1,0 +1,249 @@
+package dev.proofline.access;
+
+import dev.proofline.attestor.DeploymentSecret;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How many free verifications each caller used today (UTC), counted across every instance and
+ * restart. Each instance counts its own admissions exactly (an atomic reserve, refunded when the
+ * request ends in an error) and publishes its running count per caller and day to a compacted topic
+ * that every instance reads; a caller's use is the sum over instances. An instance restarted with
+ * the same data dir (the same instance id) continues its own count.
+ *
+ * <p>Overshoot is bounded: another instance's admissions reach this one within one record's trip
+ * through Kafka (milliseconds), so a caller hammering several instances at once can exceed its
+ * allowance by at most what the other instances admit in that time; on one instance, never.
+ */
+public final class AllowanceLedger implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AllowanceLedger.class);
+
+    /** A reservation of one free verification, to be kept or refunded. */
+    public record Reservation(String caller, LocalDate day) {}
+
+    /** Where a caller stands today. */
+    public record Standing(long limit, long used, LocalDate day) {
+        public long remaining() {
+            return Math.max(0, limit - used);
+        }
+    }
+
+    private final String topic;
+    private final String instanceId;
+    private final Clock clock;
+    private final SignedRecords signed;
+    private final KafkaProducer<String, String> producer;
+    private final KafkaConsumer<String, String> consumer;
+    private final Thread reader;
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    /** day|caller → instance → that instance's count. */
+    private final Map<String, Map<String, Long>> counts = new ConcurrentHashMap<>();
+
+    private volatile boolean closed;
+
+    private AllowanceLedger(
+            String topic, String instanceId, Clock clock, SignedRecords signed, Map<String, Object> client) {
+        this.topic = topic;
+        this.instanceId = instanceId;
+        this.clock = clock;
+        this.signed = signed;
+        Map<String, Object> producerConfig = new HashMap<>(client);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
+        Map<String, Object> consumerConfig = new HashMap<>(client);
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
+        this.reader = new Thread(this::read, "proofline-allowance");
+        this.reader.setDaemon(true);
+    }
+
+    /**
+     * Creates the topic when missing (compacted, and deleted after three days: only today counts),
+     * replays it and keeps reading.
+     */
+    public static AllowanceLedger open(
+            Map<String, Object> client,
+            String topic,
+            String instanceId,
+            DeploymentSecret secret,
+            Clock clock,
+            Optional<Short> replicationFactor,
+            Map<String, String> topicConfigs) {
+        Map<String, String> configs = new HashMap<>(topicConfigs);
+        configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, "compact,delete");
+        configs.put(
+                TopicConfig.RETENTION_MS_CONFIG,
+                Long.toString(Duration.ofDays(3).toMillis()));
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replicationFactor).configs(configs)))
+                    .all()
+                    .get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException(
+                        "cannot create " + topic + ": " + e.getCause().getMessage(), e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        AllowanceLedger ledger = new AllowanceLedger(topic, instanceId, clock, new SignedRecords(secret), client);
+        ledger.reader.start();
+        try {
+            if (!ledger.caughtUp.await(60, TimeUnit.SECONDS)) {
+                ledger.close();
+                throw new IllegalStateException("the allowance topic " + topic + " could not be read within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ledger.close();
+            throw new IllegalStateException(e);
+        }
+        return ledger;
+    }
+
+    public LocalDate today() {
+        return LocalDate.now(clock.withZone(ZoneOffset.UTC));
+    }
+
+    public Standing standing(String caller, long limit) {
+        LocalDate day = today();
+        return new Standing(limit, used(key(day, caller)), day);
+    }
+
+    /** Takes one free verification if any is left today; empty when the allowance is used up. */
+    public synchronized Optional<Reservation> reserve(String caller, long limit) {
+        LocalDate day = today();
+        String key = key(day, caller);
+        if (used(key) >= limit) {
+            return Optional.empty();
+        }
+        publish(key, mine(key) + 1);
+        return Optional.of(new Reservation(caller, day));
+    }
+
+    /** Gives a reservation back: the request it was for ended in an error, which is never charged. */
+    public synchronized void refund(Reservation reservation) {
+        String key = key(reservation.day(), reservation.caller());
+        publish(key, Math.max(0, mine(key) - 1));
+    }
+
+    private long mine(String key) {
+        return counts.getOrDefault(key, Map.of()).getOrDefault(instanceId, 0L);
+    }
+
+    private long used(String key) {
+        return counts.getOrDefault(key, Map.of()).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
+    }
+
+    /** Applied here at once (this instance's count is exact), then sent for the others. */
+    private void publish(String key, long count) {
+        counts.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(instanceId, count);
+        String recordKey = key + "|" + instanceId;
+        String value = Long.toString(count);
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, recordKey, value);
+        signed.sign(record.headers(), recordKey, value);
+        producer.send(record, (metadata, error) -> {
+            if (error != null) {
+                LOG.warn("an allowance count was not stored: {}", error.toString());
+            }
+        });
+    }
+
+    private void read() {
+        TopicPartition partition = new TopicPartition(topic, 0);
+        try {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            while (!closed) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
+                    receive(record, caughtUp.getCount() > 0);
+                }
+                if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
+                    caughtUp.countDown();
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.error("the allowance topic {} can no longer be read: {}", topic, e.toString());
+            }
+        }
+    }
+
+    /**
+     * Other instances' counts as they come; this instance's own only while replaying (afterwards its
+     * in-memory count is ahead of anything it reads back).
+     */
+    private void receive(ConsumerRecord<String, String> record, boolean replaying) {
+        if (record.key() == null
+                || record.value() == null
+                || !signed.verifies(record.headers(), record.key(), record.value())) {
+            return;
+        }
+        int cut = record.key().lastIndexOf('|');
+        if (cut < 0) {
+            return;
+        }
+        String key = record.key().substring(0, cut);
+        String instance = record.key().substring(cut + 1);
+        if (instance.equals(instanceId) && !replaying) {
+            return;
+        }
+        try {
+            counts.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(instance, Long.parseLong(record.value()));
+        } catch (NumberFormatException e) {
+            // not a count: ignored
+        }
+    }
+
+    private static String key(LocalDate day, String caller) {
+        return day + "|" + caller;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        consumer.wakeup();
+        try {
+            reader.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        consumer.close(Duration.ofSeconds(2));
+        producer.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,248 @@
+package dev.proofline.query.payment;
+
+import dev.proofline.access.PaymentClaims;
+import dev.proofline.attestor.CanonicalJson;
+import dev.proofline.attestor.Sha256;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorCode;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.query.Answer;
+import dev.proofline.query.access.RequestCaller;
+import dev.proofline.query.verify.Admission;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Verifications paid with x402 version 2 once the free allowance is used up ({@code docs/payments.md}).
+ * A payment is decoded (400 {@code payment_malformed}), matched against what was offered and checked
+ * by the facilitator (402 {@code payment_invalid}; 503 {@code payment_unavailable} when it cannot
+ * answer), claimed so that it is served once across every instance (402 {@code payment_replayed}),
+ * and only settled once the pipeline has signed the receipt: a request that ends in an error, or a
+ * pipeline that cannot answer, is never charged. A settlement that fails withholds the receipt
+ * (402 {@code payment_settlement_failed}).
+ */
+public final class X402Payments {
+    private static final Logger LOG = LoggerFactory.getLogger(X402Payments.class);
+    private static final String DESCRIPTION = "One verification: a signed receipt of the request in the body";
+
+    private final PaymentTerms terms;
+    private final Facilitator facilitator;
+    private final PaymentClaims claims;
+    private final FreeAllowance allowance;
+    private final PaymentListener listener;
+
+    public X402Payments(
+            PaymentTerms terms,
+            Facilitator facilitator,
+            PaymentClaims claims,
+            FreeAllowance allowance,
+            PaymentListener listener) {
+        this.terms = terms;
+        this.facilitator = facilitator;
+        this.claims = claims;
+        this.allowance = allowance;
+        this.listener = listener;
+    }
+
+    public PaymentTerms terms() {
+        return terms;
+    }
+
+    /** The requirements a verification is offered at. */
+    public ObjectNode verifyRequirements() {
+        return terms.requirements(terms.priceVerify());
+    }
+
+    /** 402 with {@code Payment-Required}: no payment sent (or the x402 discovery probe, an empty POST). */
+    public Answer paymentRequired(RequestCaller caller, String resourceUrl) {
+        return refusal(
+                caller,
+                resourceUrl,
+                ErrorCode.FREE_TRIAL_EXHAUSTED,
+                "This client's free checks for today are used up; pay as Payment-Required says and send the"
+                        + " request again with Payment-Signature.",
+                "PAYMENT-SIGNATURE header is required");
+    }
+
+    /** The decision for a request whose caller has no free verification left. */
+    public Admission.Decision decide(RequestCaller caller, PaymentOffer offer, String resourceUrl)
+            throws InterruptedException {
+        if (offer instanceof PaymentOffer.None) {
+            listener.refused(ErrorCode.FREE_TRIAL_EXHAUSTED.code());
+            return new Admission.Decision.Refuse(paymentRequired(caller, resourceUrl));
+        }
+        ObjectNode payload;
+        try {
+            payload = offer instanceof PaymentOffer.Header header
+                    ? X402.decodePayload(header.base64())
+                    : X402.checkPayload(((PaymentOffer.Mcp) offer).payload());
+        } catch (IllegalArgumentException e) {
+            listener.refused(ErrorCode.PAYMENT_MALFORMED.code());
+            return new Admission.Decision.Refuse(Answer.error(new ErrorDocument(
+                    ErrorCode.PAYMENT_MALFORMED,
+                    "The payment " + e.getMessage() + "; it must be an x402 version 2 PaymentPayload.",
+                    List.of())));
+        }
+        ObjectNode offered = verifyRequirements();
+        if (payload.get("x402Version").asInt() != X402.VERSION || !sameTerms(payload.get("accepted"), offered)) {
+            return refuse(
+                    caller,
+                    resourceUrl,
+                    ErrorCode.PAYMENT_INVALID,
+                    "The payment matches none of the"
+                            + " requirements offered (x402 version 2, this scheme, network, asset, amount and payTo).");
+        }
+        String digest = Sha256.hex(CanonicalJson.toCanonicalBytes(payload.get("payload")));
+        if (claims.claimed(digest)) {
+            return refuse(caller, resourceUrl, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
+        }
+        JsonNode verified;
+        try {
+            verified = facilitator.verify(payload, offered);
+        } catch (Facilitator.Unavailable e) {
+            LOG.warn("payment not checked: {}", e.getMessage());
+            listener.refused(ErrorCode.PAYMENT_UNAVAILABLE.code());
+            return new Admission.Decision.Refuse(Answer.error(new ErrorDocument(
+                    ErrorCode.PAYMENT_UNAVAILABLE,
+                    "The payment facilitator cannot be reached; nothing was charged.",
+                    List.of())));
+        }
+        if (!verified.path("isValid").asBoolean(false)) {
+            return refuse(
+                    caller,
+                    resourceUrl,
+                    ErrorCode.PAYMENT_INVALID,
+                    "The facilitator refused the payment: "
+                            + verified.path("invalidReason").asString("no reason given") + ".");
+        }
+        boolean first;
+        try {
+            first = claims.claim(digest, Duration.ofSeconds(10));
+        } catch (IllegalStateException e) {
+            LOG.warn("payment not claimed: {}", e.getMessage());
+            return new Admission.Decision.Refuse(Answer.error(ErrorDocument.brokerUnavailable())); // nothing charged
+        }
+        if (!first) {
+            return refuse(caller, resourceUrl, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
+        }
+        listener.paid();
+        return new Admission.Decision.Proceed(
+                answer -> answer.status() == 200 ? settle(payload, offered, answer) : answer);
+    }
+
+    /** The receipt exists: settle, and only then hand it over with {@code Payment-Response}. */
+    private Answer settle(ObjectNode payload, ObjectNode offered, Answer receipt) {
+        JsonNode settlement;
+        try {
+            settlement = facilitator.settle(payload, offered);
+        } catch (Facilitator.Unavailable e) {
+            LOG.warn("payment not settled, receipt withheld: {}", e.getMessage());
+            return settlementFailed(null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return settlementFailed(null);
+        }
+        if (!settlement.path("success").asBoolean(false)) {
+            LOG.warn(
+                    "payment not settled, receipt withheld: {}",
+                    settlement.path("errorReason").asString("no reason given"));
+            return settlementFailed(settlement);
+        }
+        String transaction = settlement.path("transaction").asString("");
+        LOG.info(
+                "payment settled: transaction {} on {} for {} atomic units",
+                transaction,
+                settlement.path("network").asString(terms.network()),
+                terms.priceVerify());
+        listener.settled(transaction);
+        return receipt.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
+    }
+
+    private Answer settlementFailed(JsonNode settlement) {
+        listener.refused(ErrorCode.PAYMENT_SETTLEMENT_FAILED.code());
+        Answer failed = Answer.error(new ErrorDocument(
+                ErrorCode.PAYMENT_SETTLEMENT_FAILED,
+                "The request was verified but the payment could not be settled, so the receipt is withheld;"
+                        + " nothing was charged.",
+                List.of()));
+        return settlement == null ? failed : failed.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
+    }
+
+    private Admission.Decision refuse(RequestCaller caller, String resourceUrl, ErrorCode code, String message) {
+        listener.refused(code.code());
+        return new Admission.Decision.Refuse(refusal(caller, resourceUrl, code, message, message));
+    }
+
+    /** A 402: the error document with free_trial, and Payment-Required offering the terms again. */
+    private Answer refusal(RequestCaller caller, String resourceUrl, ErrorCode code, String message, String x402Error) {
+        ErrorDocument error = new ErrorDocument(code, message, List.of()).with(allowance.freeTrialMember(caller, true));
+        ObjectNode required = X402.paymentRequired(x402Error, resourceUrl, DESCRIPTION, verifyRequirements());
+        return Answer.error(error).withHeader(X402.PAYMENT_REQUIRED, X402.encode(required));
+    }
+
+    /**
+     * Whether what the client accepted is what was offered: every field equal (numbers by value,
+     * whatever their JSON form), {@code extra} holding at least what was offered.
+     */
+    static boolean sameTerms(JsonNode accepted, ObjectNode offered) {
+        if (accepted == null || !accepted.isObject()) {
+            return false;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = offered.properties().iterator(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            JsonNode theirs = accepted.get(field.getKey());
+            if (field.getKey().equals("extra")) {
+                if (theirs == null || !theirs.isObject()) {
+                    return false;
+                }
+                for (Map.Entry<String, JsonNode> e : field.getValue().properties()) {
+                    if (!e.getValue().equals(theirs.get(e.getKey()))) {
+                        return false;
+                    }
+                }
+            } else if (!sameValue(field.getValue(), theirs)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameValue(JsonNode ours, JsonNode theirs) {
+        if (theirs == null) {
+            return false;
+        }
+        if (ours.isNumber() && theirs.isNumber()) {
+            return ours.decimalValue().compareTo(theirs.decimalValue()) == 0;
+        }
+        return ours.equals(theirs);
+    }
+
+    /** For {@code /.well-known/x402}: the paid routes and what each offers. */
+    public ObjectNode wellKnown(String baseUrl, String mcpUrl) {
+        ObjectNode doc = StrictJson.NODES.objectNode();
+        doc.put("x402Version", X402.VERSION);
+        var resources = doc.putArray("resources");
+        for (String path : List.of("/verify/schema", "/verify/deliverable")) {
+            ObjectNode resource = resources.addObject();
+            resource.put("method", "POST");
+            resource.put("path", path);
+            resource.put("url", baseUrl + path);
+            resource.put("description", DESCRIPTION + " (after the free allowance)");
+            resource.putArray("accepts").add(verifyRequirements());
+        }
+        ObjectNode mcp = resources.addObject();
+        mcp.put("method", "POST");
+        mcp.put("path", "/mcp");
+        mcp.put("url", mcpUrl);
+        mcp.put("tool", "verify_schema");
+        mcp.put("description", DESCRIPTION + " over MCP (after the free allowance); pay in _meta x402/payment");
+        mcp.putArray("accepts").add(verifyRequirements());
+        return doc;
+    }
+}

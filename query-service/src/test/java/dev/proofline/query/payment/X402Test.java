@@ -1,0 +1,61 @@
+package dev.proofline.query.payment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.StrictJson;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+class X402Test {
+    private final PaymentTerms terms = new PaymentTerms(
+            Optional.of("http://facilitator"), "eip155:31337", "0xToken", "USDC", "2", "0xPayTo", 10_000, 0, 60);
+
+    @Test
+    void requirementsAreTheExactSchemeWithTheAmountAsAStringAndTheTokensDomain() {
+        ObjectNode requirements = terms.requirements(10_000);
+        assertEquals(
+                "{\"scheme\":\"exact\",\"network\":\"eip155:31337\",\"amount\":\"10000\",\"asset\":\"0xToken\","
+                        + "\"payTo\":\"0xPayTo\",\"maxTimeoutSeconds\":60,\"extra\":{\"name\":\"USDC\",\"version\":\"2\"}}",
+                requirements.toString());
+    }
+
+    @Test
+    void acceptedTermsMustMatchWhatWasOfferedNumbersByValueExtraAtLeast() {
+        ObjectNode offered = terms.requirements(10_000);
+        ObjectNode same = (ObjectNode) StrictJson.parse(
+                "{\"scheme\":\"exact\",\"network\":\"eip155:31337\",\"amount\":\"10000\",\"asset\":\"0xToken\","
+                        + "\"payTo\":\"0xPayTo\",\"maxTimeoutSeconds\":60.0,"
+                        + "\"extra\":{\"name\":\"USDC\",\"version\":\"2\",\"more\":1}}");
+        assertTrue(X402Payments.sameTerms(same, offered));
+        for (String field : new String[] {"amount", "asset", "payTo", "network", "scheme"}) {
+            ObjectNode changed = same.deepCopy();
+            changed.put(field, "other");
+            assertFalse(X402Payments.sameTerms(changed, offered), field);
+        }
+        ObjectNode otherDomain = same.deepCopy();
+        ((ObjectNode) otherDomain.get("extra")).put("version", "1");
+        assertFalse(X402Payments.sameTerms(otherDomain, offered));
+        assertFalse(X402Payments.sameTerms(null, offered));
+    }
+
+    @Test
+    void aPaymentHeaderIsStandardBase64OfAVersion2Payload() {
+        String good = Base64.getEncoder()
+                .encodeToString("{\"x402Version\":2,\"accepted\":{},\"payload\":{}}".getBytes(StandardCharsets.UTF_8));
+        assertEquals(2, X402.decodePayload(good).get("x402Version").asInt());
+        for (String bad : new String[] {
+            "not base64!",
+            Base64.getEncoder().encodeToString("not json".getBytes(StandardCharsets.UTF_8)),
+            Base64.getEncoder().encodeToString("[1]".getBytes(StandardCharsets.UTF_8)),
+            Base64.getEncoder().encodeToString("{\"x402Version\":2}".getBytes(StandardCharsets.UTF_8))
+        }) {
+            assertThrows(IllegalArgumentException.class, () -> X402.decodePayload(bad), bad);
+        }
+    }
+}
