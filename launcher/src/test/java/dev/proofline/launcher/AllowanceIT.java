@@ -1,0 +1,121 @@
+package dev.proofline.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.cli.ProoflineCliAccess;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The free allowance without payment (the embedded default): counted across two instances of one
+ * deployment and across a restart, a key with its own allowance, an operator without one, errors
+ * never counted, and past it 429 {@code free_allowance_exhausted} until the next UTC midnight.
+ */
+class AllowanceIT {
+    @TempDir
+    Path tmp;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> verify(ProoflineNode node, String body, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String remaining(HttpResponse<String> served) {
+        assertEquals(200, served.statusCode(), served.body());
+        return served.headers().firstValue("Free-Allowance-Remaining").orElse("none");
+    }
+
+    @Test
+    void countedAcrossInstancesAndRestartsThen429UntilMidnight() throws Exception {
+        String request = Files.readString(Conformance.file("requests/invoice-final.json"))
+                .replace("test-seller-invoice-agent", "allowance-seller");
+        Map<String, String> settings =
+                Map.of("allowance.per.day", "3", "keys.dir", tmp.resolve("keys").toString());
+        try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
+            ProoflineNode a = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("a"), settings);
+            try (ProoflineNode b = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("b"), settings)) {
+                assertEquals("2", remaining(verify(a, request, null)));
+                assertEquals(422, verify(a, "{\"task_id\": 1}", null).statusCode(), "an error is never counted");
+                assertEquals("1", remaining(verify(a, request, null)));
+                Thread.sleep(500); // a's count travels through Kafka to b
+                assertEquals("0", remaining(verify(b, request, null)), "b counts a's verifications too");
+                Thread.sleep(500);
+                HttpResponse<String> refused = verify(a, request, null);
+                assertEquals(429, refused.statusCode(), refused.body());
+                JsonNode error = StrictJson.parse(refused.body());
+                assertEquals("free_allowance_exhausted", error.get("code").asString());
+                assertTrue(error.get("retryable").asBoolean());
+                long untilMidnight = Duration.between(
+                                Instant.now(),
+                                Instant.now().truncatedTo(ChronoUnit.DAYS).plus(1, ChronoUnit.DAYS))
+                        .toSeconds();
+                int retryAfter = error.get("retry_after").asInt();
+                assertTrue(Math.abs(retryAfter - untilMidnight) <= 5, retryAfter + " vs " + untilMidnight);
+                assertEquals(
+                        Integer.toString(retryAfter),
+                        refused.headers().firstValue("Retry-After").orElse(""));
+                JsonNode trial = error.get("free_trial");
+                assertFalse(trial.get("available").asBoolean());
+                assertEquals("3", trial.get("calls_per_client_per_day").asString());
+                assertEquals(0, trial.get("remaining_calls_today").asInt());
+                assertEquals("free_trial_exhausted", trial.get("code").asString());
+                assertTrue(trial.get("message").asString().contains("3 free checks for today are used up"));
+
+                // A key with its own allowance, and an operator's key without any.
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                assertEquals(
+                        0,
+                        ProoflineCliAccess.run(
+                                List.of(
+                                        "caller",
+                                        "add",
+                                        "capped",
+                                        "--allowance",
+                                        "1",
+                                        "--bootstrap-servers",
+                                        kafka.bootstrapServers(),
+                                        "--data-dir",
+                                        tmp.resolve("a").resolve("node").toString(),
+                                        "--keys-dir",
+                                        tmp.resolve("keys").toString()),
+                                out));
+                String capped = out.toString(StandardCharsets.UTF_8).trim();
+                assertEquals("0", remaining(verify(b, request, capped)));
+                assertEquals(429, verify(b, request, capped).statusCode());
+                String operator = a.operatorToken().orElseThrow();
+                for (int i = 0; i < 5; i++) {
+                    assertEquals("none", remaining(verify(b, request, operator)), "operators are not metered");
+                }
+            }
+            a.close();
+            // A restarted instance continues its own count: still used up.
+            try (ProoflineNode again = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("a"), settings)) {
+                assertEquals(429, verify(again, request, null).statusCode());
+            }
+        }
+    }
+}
