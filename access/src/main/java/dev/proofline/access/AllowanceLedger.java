@@ -77,6 +77,9 @@ public final class AllowanceLedger implements AutoCloseable {
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // A verification must never wait on the ledger: with Kafka away, this instance's own count
+        // stays exact in memory and the others learn it when a later count gets through.
+        producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000);
         this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
         Map<String, Object> consumerConfig = new HashMap<>(client);
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -141,20 +144,24 @@ public final class AllowanceLedger implements AutoCloseable {
     }
 
     /** Takes one free verification if any is left today; empty when the allowance is used up. */
-    public synchronized Optional<Reservation> reserve(String caller, long limit) {
+    public Optional<Reservation> reserve(String caller, long limit) {
         LocalDate day = today();
         String key = key(day, caller);
-        if (used(key) >= limit) {
-            return Optional.empty();
+        synchronized (this) {
+            if (used(key) >= limit) {
+                return Optional.empty();
+            }
+            record(key, mine(key) + 1);
         }
-        publish(key, mine(key) + 1);
         return Optional.of(new Reservation(caller, day));
     }
 
     /** Gives a reservation back: the request it was for ended in an error, which is never charged. */
-    public synchronized void refund(Reservation reservation) {
+    public void refund(Reservation reservation) {
         String key = key(reservation.day(), reservation.caller());
-        publish(key, Math.max(0, mine(key) - 1));
+        synchronized (this) {
+            record(key, Math.max(0, mine(key) - 1));
+        }
     }
 
     private long mine(String key) {
@@ -167,18 +174,28 @@ public final class AllowanceLedger implements AutoCloseable {
                 .sum();
     }
 
-    /** Applied here at once (this instance's count is exact), then sent for the others. */
-    private void publish(String key, long count) {
+    /**
+     * Keeps this instance's new count and sends it for the others, under the caller's lock so counts
+     * leave in order (one partition, an idempotent producer). Sending only appends to the producer's
+     * buffer; with Kafka away it gives up after {@code max.block.ms} (1 s), and the count stays exact here.
+     */
+    private void record(String key, long count) {
         counts.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(instanceId, count);
         String recordKey = key + "|" + instanceId;
         String value = Long.toString(count);
         ProducerRecord<String, String> record = new ProducerRecord<>(topic, recordKey, value);
         signed.sign(record.headers(), recordKey, value);
-        producer.send(record, (metadata, error) -> {
-            if (error != null) {
-                LOG.warn("an allowance count was not stored: {}", error.toString());
-            }
-        });
+        try {
+            producer.send(record, (metadata, error) -> {
+                if (error != null) {
+                    LOG.warn(
+                            "an allowance count was not stored: {}",
+                            error.getClass().getSimpleName());
+                }
+            });
+        } catch (RuntimeException e) { // no metadata within max.block.ms: Kafka is away
+            LOG.warn("an allowance count was not stored: {}", e.getClass().getSimpleName());
+        }
     }
 
     private void read() {

@@ -55,6 +55,7 @@ public final class PaymentClaims implements AutoCloseable {
         Map<String, Object> producerConfig = new HashMap<>(client);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000); // a paying caller never waits a minute
         this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
         Map<String, Object> consumerConfig = new HashMap<>(client);
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -119,8 +120,11 @@ public final class PaymentClaims implements AutoCloseable {
         try {
             written = producer.send(new ProducerRecord<>(topic, payment, mine))
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the claim could not be written: " + e, e);
+        } catch (ExecutionException
+                | java.util.concurrent.TimeoutException
+                | org.apache.kafka.common.KafkaException e) {
+            throw new IllegalStateException(
+                    "the claim could not be written: " + e.getClass().getSimpleName(), e);
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         while (readPast.get() < written.offset()) {

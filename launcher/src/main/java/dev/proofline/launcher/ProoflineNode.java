@@ -237,7 +237,7 @@ public final class ProoflineNode implements AutoCloseable {
             List<RouteGroup> routes = new ArrayList<>(List.of(
                     new VerifyRoutes(verification, metering, publicUrl),
                     payments,
-                    new ScoreRoutes(scoreQueries, histories),
+                    new ScoreRoutes(scoreQueries, histories, metering, publicUrl),
                     new AgentRoutes(new AgentDirectory(instances), histories, receiptLog),
                     new ReceiptRoutes(new ReceiptIndex(instances), receiptLog),
                     liveFeed,

@@ -160,7 +160,7 @@ public final class Settings {
             Settings::nonNegativeLong,
             0L,
             "0",
-            "price of a signed score, atomic units; 0: scores stay free (not charged yet in this version)");
+            "price of a signed GET /score answer (and MCP get_verification_record), atomic units; 0: scores stay free");
     public static final Setting<Integer> PAYMENT_MAX_TIMEOUT_SECONDS = Setting.integer(
             "payment.max.timeout.seconds",
             60,

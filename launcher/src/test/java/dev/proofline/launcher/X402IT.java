@@ -43,6 +43,7 @@ import tools.jackson.databind.node.ObjectNode;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class X402IT {
     private static final long PRICE = 10_000;
+    private static final long SCORE_PRICE = 5_000;
 
     @TempDir
     static Path tmp;
@@ -63,6 +64,7 @@ class X402IT {
         settings.put("payment.asset.version", stack.chain.get("tokenVersion").asString());
         settings.put("payment.pay.to", stack.chain.get("payTo").asString());
         settings.put("payment.price.verify", Long.toString(PRICE));
+        settings.put("payment.price.score", Long.toString(SCORE_PRICE));
         return settings;
     }
 
@@ -275,8 +277,18 @@ class X402IT {
     }
 
     private static HttpResponse<String> send(String request, String header) {
+        return send(node, request, header);
+    }
+
+    private static HttpResponse<String> send(ProoflineNode to, String request, String header) {
         try {
-            return post("/verify/schema", request, Map.of("Payment-Signature", header));
+            return HTTP.send(
+                    HttpRequest.newBuilder(URI.create(to.httpUrl() + "/verify/schema"))
+                            .header("Content-Type", "application/json")
+                            .header("Payment-Signature", header)
+                            .POST(HttpRequest.BodyPublishers.ofString(request))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -312,6 +324,84 @@ class X402IT {
 
     @Test
     @Order(5)
+    void onePaymentSentToTwoInstancesAtOnceIsServedOnce() throws Exception {
+        Map<String, String> sharing = paymentSettings(2);
+        sharing.put("keys.dir", tmp.resolve("node").resolve("keys").toString());
+        try (ProoflineNode second = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("second"), sharing)) {
+            long payerBefore = stack.balance(payer());
+            String request = Files.readString(requestFile);
+            JsonNode signed = stack.run(
+                    "pay.mjs",
+                    "--chain",
+                    stack.chainFile.toString(),
+                    "--url",
+                    node.httpUrl() + "/verify/schema",
+                    "--body",
+                    requestFile.toString(),
+                    "--sign-only");
+            String header = signed.get("paymentSignature").asString();
+            List<CompletableFuture<HttpResponse<String>>> both = List.of(
+                    CompletableFuture.supplyAsync(() -> send(node, request, header)),
+                    CompletableFuture.supplyAsync(() -> send(second, request, header)));
+            List<Integer> statuses =
+                    both.stream().map(f -> f.join().statusCode()).sorted().toList();
+            assertEquals(List.of(200, 402), statuses, "one payment, one receipt, whichever instance");
+            assertEquals(payerBefore - PRICE, stack.balance(payer()), "charged once");
+        }
+    }
+
+    @Test
+    @Order(6)
+    void aSignedScoreIsPaidWhenTheOperatorPricedItButNoDataStaysFree() throws Exception {
+        HttpResponse<String> free = HTTP.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/score/test-nobody"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, free.statusCode(), "no_data is free: " + free.body());
+        // The second instance of the test before just left: scores may be moving back (503 not_ready).
+        HttpResponse<String> required;
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        do {
+            required = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/score/paying-seller"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (required.statusCode() == 503) {
+                Thread.sleep(500);
+            }
+        } while (required.statusCode() == 503 && System.nanoTime() < deadline);
+        assertEquals(402, required.statusCode(), required.body());
+        assertFalse(StrictJson.parse(required.body()).has("free_trial"), "scores have no free allowance");
+        JsonNode terms =
+                decoded(required.headers().firstValue("Payment-Required").orElseThrow());
+        assertEquals(
+                Long.toString(SCORE_PRICE),
+                terms.get("accepts").get(0).get("amount").asString());
+        long payToBefore = stack.balance(payTo());
+        JsonNode paid = stack.run(
+                "pay.mjs",
+                "--chain",
+                stack.chainFile.toString(),
+                "--method",
+                "GET",
+                "--url",
+                node.httpUrl() + "/score/paying-seller");
+        assertEquals(200, paid.get("status").asInt(), paid.toString());
+        assertTrue(paid.get("paymentResponse").get("success").asBoolean());
+        assertTrue(paid.get("body").get("trust_score").isNumber(), paid.toString());
+        assertEquals(payToBefore + SCORE_PRICE, stack.balance(payTo()));
+        // /reputation and /agents stay free.
+        assertEquals(
+                200,
+                HTTP.send(
+                                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/reputation/paying-seller"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.discarding())
+                        .statusCode());
+    }
+
+    @Test
+    @Order(7)
     void aPipelineThatCannotAnswerIsNeverCharged() throws Exception {
         Map<String, String> slow = paymentSettings(0);
         slow.put("application.id", "x402-slow");

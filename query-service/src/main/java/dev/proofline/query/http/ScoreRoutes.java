@@ -1,5 +1,9 @@
 package dev.proofline.query.http;
 
+import dev.proofline.query.access.RequestCaller;
+import dev.proofline.query.payment.Metering;
+import dev.proofline.query.payment.PaymentOffer;
+import dev.proofline.query.payment.X402;
 import dev.proofline.query.score.ScoreQueries;
 import dev.proofline.reputation.AgentHistorySerde;
 import dev.proofline.reputation.query.RoutedAgentHistories;
@@ -13,20 +17,36 @@ import io.javalin.http.Context;
 public final class ScoreRoutes implements RouteGroup {
     private final ScoreQueries queries;
     private final RoutedAgentHistories histories;
+    private final Metering metering;
+    private final String publicUrl;
 
-    public ScoreRoutes(ScoreQueries queries, RoutedAgentHistories histories) {
+    public ScoreRoutes(ScoreQueries queries, RoutedAgentHistories histories, Metering metering, String publicUrl) {
         this.queries = queries;
         this.histories = histories;
+        this.metering = metering;
+        this.publicUrl = publicUrl;
     }
 
     @Override
     public void mount(JavalinConfig cfg) {
-        cfg.routes.get("/score/{agent_id}", ctx -> Responses.send(ctx, queries.score(ctx.pathParam("agent_id"))));
+        cfg.routes.get("/score/{agent_id}", this::score);
         cfg.routes.get(
                 "/reputation/{agent_id}", ctx -> Responses.send(ctx, queries.reputation(ctx.pathParam("agent_id"))));
         cfg.routes.get("/score/", ctx -> Responses.send(ctx, queries.score("")));
         cfg.routes.get("/reputation/", ctx -> Responses.send(ctx, queries.reputation("")));
         cfg.routes.get(RoutedAgentHistories.INTERNAL_PATH + "{agent_id}", this::internalHistory);
+    }
+
+    /** The signed score; paid when the operator set a score price ({@code docs/payments.md}). */
+    private void score(Context ctx) {
+        String signature = ctx.header(X402.PAYMENT_SIGNATURE);
+        Responses.send(
+                ctx,
+                metering.score(
+                        queries.score(ctx.pathParam("agent_id")),
+                        RequestCaller.of(ctx),
+                        signature == null ? PaymentOffer.NONE : new PaymentOffer.Header(signature),
+                        publicUrl + ctx.path()));
     }
 
     /** Another instance asks the owner: answer from this store only, never forward again. */

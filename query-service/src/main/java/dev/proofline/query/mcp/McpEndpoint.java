@@ -70,7 +70,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .serverInfo("Proofline", version)
                 .capabilities(
                         McpSchema.ServerCapabilities.builder().tools(false).build())
-                .tools(verifySchema(verification, metering), verificationRecord(scores))
+                .tools(verifySchema(verification, metering), verificationRecord(scores, metering))
                 .build();
     }
 
@@ -114,15 +114,8 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .callHandler((exchange, request) -> {
                     byte[] body = StrictJson.MAPPER.writeValueAsBytes(
                             request.arguments() == null ? Map.of() : request.arguments());
-                    Object known = exchange.transportContext().get(CALLER);
-                    RequestCaller caller = known instanceof RequestCaller c
-                            ? c
-                            : new RequestCaller(Submitter.address("unknown"), null, false);
-                    Object payment =
-                            request.meta() == null ? null : request.meta().get(X402.MCP_PAYMENT);
-                    PaymentOffer offer = payment == null
-                            ? PaymentOffer.NONE
-                            : new PaymentOffer.Mcp(StrictJson.MAPPER.valueToTree(payment));
+                    RequestCaller caller = caller(exchange);
+                    PaymentOffer offer = offer(request);
                     try {
                         return result(verification.verify(
                                 body, caller.submitter(), metering.verification(caller, offer, RESOURCE)));
@@ -134,7 +127,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .build();
     }
 
-    private static SyncToolSpecification verificationRecord(ScoreQueries scores) {
+    private static SyncToolSpecification verificationRecord(ScoreQueries scores, Metering metering) {
         McpSchema.Tool tool = McpSchema.Tool.builder()
                 .name("get_verification_record")
                 .description(
@@ -153,8 +146,14 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                     Object agentId = request.arguments() == null
                             ? null
                             : request.arguments().get("agent_id");
+                    RequestCaller caller = caller(exchange);
+                    PaymentOffer offer = offer(request);
                     try {
-                        return result(scores.score(agentId == null ? "" : agentId.toString()));
+                        return result(metering.score(
+                                scores.score(agentId == null ? "" : agentId.toString()),
+                                caller,
+                                offer,
+                                "mcp://tool/get_verification_record"));
                     } catch (NotQueryableException e) {
                         return result(Answer.notReady());
                     }
@@ -203,6 +202,18 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             result.meta(meta);
         }
         return result.build();
+    }
+
+    /** Who is calling, as the access filter established it for this HTTP request. */
+    private static RequestCaller caller(io.modelcontextprotocol.server.McpSyncServerExchange exchange) {
+        Object known = exchange.transportContext().get(CALLER);
+        return known instanceof RequestCaller c ? c : new RequestCaller(Submitter.address("unknown"), null, false);
+    }
+
+    /** The x402 payment in the request's {@code _meta}, if any. */
+    private static PaymentOffer offer(McpSchema.CallToolRequest request) {
+        Object payment = request.meta() == null ? null : request.meta().get(X402.MCP_PAYMENT);
+        return payment == null ? PaymentOffer.NONE : new PaymentOffer.Mcp(StrictJson.MAPPER.valueToTree(payment));
     }
 
     private static JsonNode decoded(String base64) {

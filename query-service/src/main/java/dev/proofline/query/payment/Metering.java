@@ -1,5 +1,6 @@
 package dev.proofline.query.payment;
 
+import dev.proofline.attestor.StrictJson;
 import dev.proofline.query.Answer;
 import dev.proofline.query.access.RequestCaller;
 import dev.proofline.query.verify.Admission;
@@ -39,6 +40,29 @@ public final class Metering {
                 return new Admission.Decision.Refuse(Answer.notReady());
             }
         });
+    }
+
+    /**
+     * A signed score, charged at {@code payment.price.score} when that is set and payment is on; an
+     * answer without a score ({@code no_data}, a {@code test-} id) and any error stay free.
+     */
+    public Answer score(Answer score, RequestCaller caller, PaymentOffer offer, String resourceUrl) {
+        if (payments.isEmpty()
+                || payments.get().terms().priceScore() == 0
+                || score.status() != 200
+                || StrictJson.parse(score.json()).has("reason")) {
+            return score;
+        }
+        try {
+            Admission.Decision decision = payments.get()
+                    .decide(caller, offer, resourceUrl, payments.get().score());
+            return decision instanceof Admission.Decision.Refuse refuse
+                    ? refuse.answer()
+                    : ((Admission.Decision.Proceed) decision).finish().apply(score);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Answer.notReady();
+        }
     }
 
     /**

@@ -31,6 +31,9 @@ public final class X402Payments {
     private static final Logger LOG = LoggerFactory.getLogger(X402Payments.class);
     private static final String DESCRIPTION = "One verification: a signed receipt of the request in the body";
 
+    /** What is paid for: a price, its description, and whether a free allowance came before it. */
+    public record Priced(long amount, String description, boolean afterFreeTrial) {}
+
     private final PaymentTerms terms;
     private final Facilitator facilitator;
     private final PaymentClaims claims;
@@ -59,23 +62,47 @@ public final class X402Payments {
         return terms.requirements(terms.priceVerify());
     }
 
+    /** A verification past the free allowance. */
+    public Priced verification() {
+        return new Priced(terms.priceVerify(), DESCRIPTION, true);
+    }
+
+    /** A signed trust score, when {@code payment.price.score} is set (no free allowance). */
+    public Priced score() {
+        return new Priced(terms.priceScore(), "A signed trust score", false);
+    }
+
     /** 402 with {@code Payment-Required}: no payment sent (or the x402 discovery probe, an empty POST). */
     public Answer paymentRequired(RequestCaller caller, String resourceUrl) {
+        return paymentRequired(caller, resourceUrl, verification());
+    }
+
+    private Answer paymentRequired(RequestCaller caller, String resourceUrl, Priced priced) {
         return refusal(
                 caller,
                 resourceUrl,
+                priced,
                 ErrorCode.FREE_TRIAL_EXHAUSTED,
-                "This client's free checks for today are used up; pay as Payment-Required says and send the"
-                        + " request again with Payment-Signature.",
+                priced.afterFreeTrial()
+                        ? "This client's free checks for today are used up; pay as Payment-Required says and send"
+                                + " the request again with Payment-Signature."
+                        : priced.description() + " costs " + priced.amount() + " atomic units here; pay as"
+                                + " Payment-Required says and send the request again with Payment-Signature.",
                 "PAYMENT-SIGNATURE header is required");
     }
 
     /** The decision for a request whose caller has no free verification left. */
     public Admission.Decision decide(RequestCaller caller, PaymentOffer offer, String resourceUrl)
             throws InterruptedException {
+        return decide(caller, offer, resourceUrl, verification());
+    }
+
+    /** The decision for something priced: no payment, a bad one, or one served once and settled after. */
+    public Admission.Decision decide(RequestCaller caller, PaymentOffer offer, String resourceUrl, Priced priced)
+            throws InterruptedException {
         if (offer instanceof PaymentOffer.None) {
             listener.refused(ErrorCode.FREE_TRIAL_EXHAUSTED.code());
-            return new Admission.Decision.Refuse(paymentRequired(caller, resourceUrl));
+            return new Admission.Decision.Refuse(paymentRequired(caller, resourceUrl, priced));
         }
         ObjectNode payload;
         try {
@@ -89,18 +116,19 @@ public final class X402Payments {
                     "The payment " + e.getMessage() + "; it must be an x402 version 2 PaymentPayload.",
                     List.of())));
         }
-        ObjectNode offered = verifyRequirements();
+        ObjectNode offered = terms.requirements(priced.amount());
         if (payload.get("x402Version").asInt() != X402.VERSION || !sameTerms(payload.get("accepted"), offered)) {
             return refuse(
                     caller,
                     resourceUrl,
+                    priced,
                     ErrorCode.PAYMENT_INVALID,
                     "The payment matches none of the"
                             + " requirements offered (x402 version 2, this scheme, network, asset, amount and payTo).");
         }
         String digest = Sha256.hex(CanonicalJson.toCanonicalBytes(payload.get("payload")));
         if (claims.claimed(digest)) {
-            return refuse(caller, resourceUrl, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
+            return refuse(caller, resourceUrl, priced, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
         }
         JsonNode verified;
         try {
@@ -117,6 +145,7 @@ public final class X402Payments {
             return refuse(
                     caller,
                     resourceUrl,
+                    priced,
                     ErrorCode.PAYMENT_INVALID,
                     "The facilitator refused the payment: "
                             + verified.path("invalidReason").asString("no reason given") + ".");
@@ -129,15 +158,15 @@ public final class X402Payments {
             return new Admission.Decision.Refuse(Answer.error(ErrorDocument.brokerUnavailable())); // nothing charged
         }
         if (!first) {
-            return refuse(caller, resourceUrl, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
+            return refuse(caller, resourceUrl, priced, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
         }
         listener.paid();
         return new Admission.Decision.Proceed(
-                answer -> answer.status() == 200 ? settle(payload, offered, answer) : answer);
+                answer -> answer.status() == 200 ? settle(payload, offered, priced, answer) : answer);
     }
 
     /** The receipt exists: settle, and only then hand it over with {@code Payment-Response}. */
-    private Answer settle(ObjectNode payload, ObjectNode offered, Answer receipt) {
+    private Answer settle(ObjectNode payload, ObjectNode offered, Priced priced, Answer receipt) {
         JsonNode settlement;
         try {
             settlement = facilitator.settle(payload, offered);
@@ -159,7 +188,7 @@ public final class X402Payments {
                 "payment settled: transaction {} on {} for {} atomic units",
                 transaction,
                 settlement.path("network").asString(terms.network()),
-                terms.priceVerify());
+                priced.amount());
         listener.settled(transaction);
         return receipt.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
     }
@@ -174,15 +203,21 @@ public final class X402Payments {
         return settlement == null ? failed : failed.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
     }
 
-    private Admission.Decision refuse(RequestCaller caller, String resourceUrl, ErrorCode code, String message) {
+    private Admission.Decision refuse(
+            RequestCaller caller, String resourceUrl, Priced priced, ErrorCode code, String message) {
         listener.refused(code.code());
-        return new Admission.Decision.Refuse(refusal(caller, resourceUrl, code, message, message));
+        return new Admission.Decision.Refuse(refusal(caller, resourceUrl, priced, code, message, message));
     }
 
-    /** A 402: the error document with free_trial, and Payment-Required offering the terms again. */
-    private Answer refusal(RequestCaller caller, String resourceUrl, ErrorCode code, String message, String x402Error) {
-        ErrorDocument error = new ErrorDocument(code, message, List.of()).with(allowance.freeTrialMember(caller, true));
-        ObjectNode required = X402.paymentRequired(x402Error, resourceUrl, DESCRIPTION, verifyRequirements());
+    /** A 402: the error document (with free_trial after an allowance), and Payment-Required with the terms. */
+    private Answer refusal(
+            RequestCaller caller, String resourceUrl, Priced priced, ErrorCode code, String message, String x402Error) {
+        ErrorDocument error = new ErrorDocument(code, message, List.of());
+        if (priced.afterFreeTrial()) {
+            error = error.with(allowance.freeTrialMember(caller, true));
+        }
+        ObjectNode required =
+                X402.paymentRequired(x402Error, resourceUrl, priced.description(), terms.requirements(priced.amount()));
         return Answer.error(error).withHeader(X402.PAYMENT_REQUIRED, X402.encode(required));
     }
 
@@ -243,6 +278,15 @@ public final class X402Payments {
         mcp.put("tool", "verify_schema");
         mcp.put("description", DESCRIPTION + " over MCP (after the free allowance); pay in _meta x402/payment");
         mcp.putArray("accepts").add(verifyRequirements());
+        if (terms.priceScore() > 0) {
+            ObjectNode score = resources.addObject();
+            score.put("method", "GET");
+            score.put("path", "/score/{agent_id}");
+            score.put("url", baseUrl + "/score/{agent_id}");
+            score.put(
+                    "description", "A signed trust score, when the agent has one (no_data and test- answers are free)");
+            score.putArray("accepts").add(terms.requirements(terms.priceScore()));
+        }
         return doc;
     }
 }
