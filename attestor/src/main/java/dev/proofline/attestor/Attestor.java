@@ -27,7 +27,7 @@ public final class Attestor {
             throw new IllegalArgumentException("the response is already attested");
         }
         SigningKey key = keys.signingKey();
-        byte[] signature = key.sign(AttestationMessage.of(context, key.version(), timestamp, response));
+        byte[] signature = key.signer().sign(AttestationMessage.of(context, key.version(), timestamp, response));
         ObjectNode attestation = response.putObject("attestation");
         attestation.put("algorithm", PublishedKey.ED25519);
         attestation.put("key_version", key.version());

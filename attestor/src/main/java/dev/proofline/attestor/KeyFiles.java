@@ -57,6 +57,11 @@ public final class KeyFiles {
      * factory writes version 1 with the public key attached, which OpenSSL 3.0 refuses to load.
      */
     private static byte[] pkcs8(SigningKey key) throws IOException {
+        return pkcs8Der(key);
+    }
+
+    /** The key's RFC 8410 PKCS#8 DER, as JCA providers take it ({@code PKCS8EncodedKeySpec}). */
+    static byte[] pkcs8Der(SigningKey key) throws IOException {
         PrivateKeyInfo info = new PrivateKeyInfo(
                 new AlgorithmIdentifier(ID_ED25519),
                 new DEROctetString(key.privateKey().getEncoded()));

@@ -13,6 +13,7 @@ public final class SigningKey {
     private final String version;
     private final Ed25519PrivateKeyParameters privateKey;
     private final Ed25519PublicKeyParameters publicKey;
+    private volatile Ed25519Signer fastest;
 
     public SigningKey(String version, Ed25519PrivateKeyParameters privateKey) {
         if (version == null || version.isBlank()) {
@@ -43,7 +44,23 @@ public final class SigningKey {
         return PublishedKey.ed25519(version, rawPublicKey());
     }
 
-    /** Pure Ed25519 (RFC 8032, no context, no prehash): a 64-byte signature. */
+    /**
+     * The fastest signer for this key here (AWS-LC where it loads, else Bouncy Castle), made once:
+     * what receipts are signed with. Same bytes as {@link #sign}.
+     */
+    public Ed25519Signer signer() {
+        Ed25519Signer signer = fastest;
+        if (signer == null) {
+            signer = FastEd25519.signer(this);
+            fastest = signer;
+        }
+        return signer;
+    }
+
+    /**
+     * Pure Ed25519 (RFC 8032, no context, no prehash) with Bouncy Castle: a 64-byte signature. The
+     * portable reference; {@link #signer()} is what production signs with.
+     */
     public byte[] sign(byte[] message) {
         byte[] signature = new byte[Ed25519PrivateKeyParameters.SIGNATURE_SIZE];
         privateKey.sign(Ed25519.Algorithm.Ed25519, publicKey, null, message, 0, message.length, signature, 0);

@@ -118,6 +118,12 @@ public class EngineBenchmark {
         return key.sign(receiptSizedMessage);
     }
 
+    /** The same with the signer receipts are signed with: AWS-LC where it loads, else Bouncy Castle. */
+    @Benchmark
+    public byte[] bareEd25519SignAsReceipts() {
+        return key.signer().sign(receiptSizedMessage);
+    }
+
     private static Path conformance() {
         for (Path dir = Paths.get("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             if (Files.isRegularFile(dir.resolve("conformance/expected.json"))) {

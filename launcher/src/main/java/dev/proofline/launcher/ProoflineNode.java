@@ -7,6 +7,7 @@ import dev.proofline.access.PaymentClaims;
 import dev.proofline.access.SubmitterStamp;
 import dev.proofline.attestor.Attestor;
 import dev.proofline.attestor.DeploymentSecret;
+import dev.proofline.attestor.FastEd25519;
 import dev.proofline.attestor.KeyRing;
 import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;
@@ -135,6 +136,8 @@ public final class ProoflineNode implements AutoCloseable {
             LOG.info("topics Proofline creates get {}", replication);
             // Instances that share the work must share the keys: point keys.dir at the same directory.
             KeyRing keys = KeyRing.openOrCreate(settings.keysDir(), Clock.systemUTC());
+            FastEd25519.unavailableBecause()
+                    .ifPresent(why -> LOG.info("AWS-LC does not load here ({}): Bouncy Castle signs", why.toString()));
             DeploymentSecret secret = DeploymentSecret.openOrCreate(settings.keysDir());
             CallerRegistry callers = resources.add(CallerRegistry.open(
                     client,
@@ -265,11 +268,12 @@ public final class ProoflineNode implements AutoCloseable {
 
             startAndAwaitRunning(streams, threads);
             LOG.info(
-                    "pipeline running: {} -> {} | {}, signing with key {}",
+                    "pipeline running: {} -> {} | {}, signing with key {} through {}",
                     topics.input(),
                     topics.receipts(),
                     topics.deadLetter(),
-                    keys.signingKey().version());
+                    keys.signingKey().version(),
+                    keys.signingKey().signer().implementation());
             return new ProoflineNode(resources, streams, bootstrap, httpUrl, settings.dataDir(), newOperatorToken);
         } catch (Exception | Error e) {
             resources.close();
