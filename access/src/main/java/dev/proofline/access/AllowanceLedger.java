@@ -175,7 +175,7 @@ public final class AllowanceLedger implements AutoCloseable {
     }
 
     /**
-     * Keeps this instance's new count and sends it for the others, under the caller's lock so counts
+     * Keeps this instance's new count and sends it for the others, under the ledger's lock so counts
      * leave in order (one partition, an idempotent producer). Sending only appends to the producer's
      * buffer; with Kafka away it gives up after {@code max.block.ms} (1 s), and the count stays exact here.
      */
@@ -204,9 +204,16 @@ public final class AllowanceLedger implements AutoCloseable {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
+            long prunedAt = 0;
             while (!closed) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
                     receive(record, caughtUp.getCount() > 0);
+                }
+                if (System.currentTimeMillis() - prunedAt > 60_000) {
+                    prunedAt = System.currentTimeMillis();
+                    String yesterday = today().minusDays(1).toString();
+                    counts.keySet()
+                            .removeIf(key -> key.substring(0, key.indexOf('|')).compareTo(yesterday) < 0);
                 }
                 if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
                     caughtUp.countDown();

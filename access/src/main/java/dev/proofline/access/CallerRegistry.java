@@ -47,6 +47,7 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
     private final Map<String, CallerRecord> byName = new ConcurrentHashMap<>();
     private final Map<String, CallerRecord> byTokenHash = new ConcurrentHashMap<>();
     private final AtomicLong forged = new AtomicLong();
+    private final java.util.Set<String> revokedTokens = ConcurrentHashMap.newKeySet();
     private volatile DeploymentFingerprints fingerprints;
     private volatile boolean fingerprintsAuthentic;
     private volatile boolean closed;
@@ -214,12 +215,24 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
         }
     }
 
+    /**
+     * Revocation is for ever: a token once revoked is never accepted again, even if an older record
+     * that still says "active" is written to the topic again. The new entry goes in before the old
+     * one leaves, so a key being rewritten is never briefly unknown.
+     */
     private synchronized void apply(CallerRecord record) {
+        if (record.active() && revokedTokens.contains(record.tokenSha256())) {
+            LOG.warn("ignored a record that would bring back the revoked key '{}'", record.name());
+            return;
+        }
+        if (!record.active()) {
+            revokedTokens.add(record.tokenSha256());
+        }
         CallerRecord before = byName.put(record.name(), record);
-        if (before != null) {
+        byTokenHash.put(record.tokenSha256(), record);
+        if (before != null && !before.tokenSha256().equals(record.tokenSha256())) {
             byTokenHash.remove(before.tokenSha256(), before);
         }
-        byTokenHash.put(record.tokenSha256(), record);
     }
 
     private static void createTopic(

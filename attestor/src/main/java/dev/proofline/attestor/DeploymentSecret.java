@@ -37,15 +37,28 @@ public final class DeploymentSecret {
         if (!Files.exists(file)) {
             byte[] fresh = new byte[BYTES];
             new SecureRandom().nextBytes(fresh);
+            // Written whole to a temporary file, then moved into place: an instance starting at the
+            // same moment on a shared keys.dir reads the one secret complete, never a half-written file.
+            Path temporary;
             try {
-                Files.createFile(
-                        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } catch (FileAlreadyExistsException e) {
-                return read(file); // another instance sharing the directory created it first
+                temporary = Files.createTempFile(
+                        keysDir,
+                        ".secret",
+                        ".tmp",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } catch (UnsupportedOperationException e) {
-                Files.createFile(file);
+                temporary = Files.createTempFile(keysDir, ".secret", ".tmp");
             }
-            Files.writeString(file, Base64.getEncoder().encodeToString(fresh) + "\n", StandardCharsets.US_ASCII);
+            Files.writeString(temporary, Base64.getEncoder().encodeToString(fresh) + "\n", StandardCharsets.US_ASCII);
+            try {
+                Files.createLink(file, temporary); // link(2): atomic, and fails if the file exists
+            } catch (FileAlreadyExistsException e) {
+                // another instance sharing the directory was first: its secret is the one
+            } catch (UnsupportedOperationException e) {
+                Files.move(temporary, file); // no hard links here: fails too if the file exists
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
         }
         return read(file);
     }

@@ -77,6 +77,17 @@ public record ErrorDocument(
                 List.of());
     }
 
+    /** Routing by an overridden method would sidestep who may call what. */
+    public static ErrorDocument methodOverrideRefused() {
+        return new ErrorDocument(
+                ErrorCode.INVALID_REQUEST,
+                "The HTTP request is malformed.",
+                List.of(new FieldProblem(
+                        "X-HTTP-Method-Override",
+                        "is not accepted",
+                        "Send the request with its real method instead.")));
+    }
+
     public static ErrorDocument forbidden() {
         return new ErrorDocument(
                 ErrorCode.FORBIDDEN, "This key's role does not allow this route; it needs an operator key.", List.of());

@@ -70,8 +70,12 @@ final class CallerCommand implements Command {
             switch (action) {
                 case "add" -> {
                     String name = name(positional);
-                    if (callers.named(name).filter(CallerRecord::active).isPresent()) {
-                        err.println("proofline caller: '" + name + "' exists; revoke it first to issue a new key");
+                    Optional<CallerRecord> existing = callers.named(name);
+                    if (existing.isPresent()) {
+                        // Receipts and agent bindings belong to a name: a new holder must not inherit them.
+                        err.println("proofline caller: '" + name + "' "
+                                + (existing.get().active() ? "exists" : "was revoked and is never issued again")
+                                + "; choose another name");
                         return 2;
                     }
                     String token = CallerTokens.newToken();

@@ -36,13 +36,6 @@ final class OperatorKey {
         // and neither may overwrite the other's (both tokens stay valid; 'caller list' shows both).
         String name = NAME + "-" + CallerTokens.hash(CallerTokens.newToken()).substring(0, 6);
         String token = CallerTokens.newToken();
-        Files.createDirectories(dataDir);
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        }
-        Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
         callers.put(new CallerRecord(
                 name,
                 CallerRole.OPERATOR,
@@ -51,6 +44,13 @@ final class OperatorKey {
                 AgentPatterns.NONE,
                 Instant.now(),
                 null));
+        Files.createDirectories(dataDir);
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file);
+        }
+        Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
         return Optional.of(token);
     }
 

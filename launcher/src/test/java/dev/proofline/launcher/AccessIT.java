@@ -192,6 +192,9 @@ class AccessIT {
         table.put("GET /metrics", List.of(401, 200, 403, 403, 401, 401));
         table.put("GET /internal/agents", List.of(401, 200, 403, 403, 401, 401));
         table.put("GET /no/such/route", List.of(404, 404, 404, 404, 401, 401));
+        // Another method on an operator's path is still the operator's.
+        table.put("POST /agents/open-agent/receipts", List.of(401, 405, 403, 403, 401, 401));
+        table.put("POST /metrics", List.of(401, 405, 403, 403, 401, 401));
         List<String> roles = new ArrayList<>(TOKENS.keySet());
         List<String> failures = new ArrayList<>();
         for (var row : table.entrySet()) {
@@ -271,6 +274,24 @@ class AccessIT {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, asOperator.statusCode(), asOperator.body());
+
+        // Javalin would route X-HTTP-Method-Override: refused, so access is decided on the real method.
+        HttpResponse<String> overridden = HTTP.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents/open-agent/receipts"))
+                        .header("X-HTTP-Method-Override", "GET")
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, overridden.statusCode(), overridden.body());
+        // A registry write from this machine through a rebinding name or another site is not "local".
+        HttpResponse<String> rebound = HTTP.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + write))
+                        .header("Origin", "https://elsewhere.example")
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .POST(HttpRequest.BodyPublishers.ofString(schema))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(401, rebound.statusCode(), rebound.body());
 
         // caller list: names and roles, never a token
         ByteArrayOutputStream listed = new ByteArrayOutputStream();
@@ -374,7 +395,25 @@ class AccessIT {
             producer.send(new ProducerRecord<>("proofline-callers", "mallory", forged))
                     .get(30, TimeUnit.SECONDS);
         }
+        // A revocation is for ever: carol's old "active" record, signed and written again, is ignored.
+        try (dev.proofline.access.CallerRegistry replay = dev.proofline.access.CallerRegistry.open(
+                Map.of(org.apache.kafka.clients.CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                "proofline-callers",
+                dev.proofline.attestor.DeploymentSecret.open(tmp.resolve("node").resolve("keys")),
+                java.util.Optional.empty(),
+                Map.of())) {
+            dev.proofline.access.CallerRecord carol = replay.named("carol").orElseThrow();
+            replay.put(new dev.proofline.access.CallerRecord(
+                    carol.name(),
+                    carol.role(),
+                    carol.tokenSha256(),
+                    carol.allowance(),
+                    carol.agents(),
+                    carol.createdAt(),
+                    null));
+        }
         Thread.sleep(2000);
+        assertEquals(401, call("GET", "/health", TOKENS.get("revoked"), null).statusCode(), "revoked stays revoked");
         assertEquals(401, call("GET", "/metrics", minted, null).statusCode());
         String scraped = call("GET", "/metrics", TOKENS.get("operator"), null).body();
         assertTrue(scraped.contains("proofline_forged_caller_records_total 1.0"), scraped);

@@ -378,14 +378,19 @@ class X402IT {
                 Long.toString(SCORE_PRICE),
                 terms.get("accepts").get(0).get("amount").asString());
         long payToBefore = stack.balance(payTo());
-        JsonNode paid = stack.run(
-                "pay.mjs",
-                "--chain",
-                stack.chainFile.toString(),
-                "--method",
-                "GET",
-                "--url",
-                node.httpUrl() + "/score/paying-seller");
+        // A 503 (scores still moving) is answered before any payment is asked, so retrying costs nothing.
+        JsonNode paid;
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        do {
+            paid = stack.run(
+                    "pay.mjs",
+                    "--chain",
+                    stack.chainFile.toString(),
+                    "--method",
+                    "GET",
+                    "--url",
+                    node.httpUrl() + "/score/paying-seller");
+        } while (paid.get("status").asInt() == 503 && System.nanoTime() < until);
         assertEquals(200, paid.get("status").asInt(), paid.toString());
         assertTrue(paid.get("paymentResponse").get("success").asBoolean());
         assertTrue(paid.get("body").get("trust_score").isNumber(), paid.toString());

@@ -53,6 +53,12 @@ public final class AccessFilter implements Filter {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
         String path = request.getRequestURI();
+        if (request.getHeader("X-HTTP-Method-Override") != null) {
+            // Javalin would route by the overridden method while access was decided by the real one.
+            securityHeaders(response, path, Audience.ANYONE);
+            refuse(response, 400, ErrorDocument.methodOverrideRefused());
+            return;
+        }
         Audience audience = AccessTable.audience(request.getMethod(), path);
         securityHeaders(response, path, audience);
         if (cors.apply(request, response)) {
@@ -87,17 +93,53 @@ public final class AccessFilter implements Filter {
         chain.doFilter(request, response);
     }
 
-    private static boolean allowed(Audience audience, RequestCaller caller, HttpServletRequest request) {
+    private boolean allowed(Audience audience, RequestCaller caller, HttpServletRequest request) {
         return switch (audience) {
             case ANYONE, SUBMITTER -> true;
             case OPERATOR -> caller.isOperator();
             case INSTANCE -> caller.instance() || caller.isOperator();
-            case OPERATOR_OR_LOOPBACK ->
-                caller.isOperator()
-                        || (isLoopback(request.getRemoteAddr())
-                                && request.getHeader("X-Forwarded-For") == null
-                                && request.getHeader("Forwarded") == null);
+            case OPERATOR_OR_LOOPBACK -> caller.isOperator() || fromThisMachine(request);
         };
+    }
+
+    /**
+     * A request made on this machine itself, not relayed: a loopback socket, a loopback Host (not a
+     * name a rebinding DNS could point here), no cross-site Origin, and no proxy header.
+     */
+    private boolean fromThisMachine(HttpServletRequest request) {
+        if (!isLoopback(request.getRemoteAddr())
+                || addresses.isTrusted(request.getRemoteAddr())
+                || request.getHeader("X-Forwarded-For") != null
+                || request.getHeader("Forwarded") != null
+                || request.getHeader("X-Real-IP") != null) {
+            return false;
+        }
+        String host = hostOnly(request.getHeader("Host"));
+        String origin = request.getHeader("Origin");
+        return isLoopbackName(host) && (origin == null || isLoopbackName(hostOnly(originHost(origin))));
+    }
+
+    private static boolean isLoopbackName(String host) {
+        return host != null && (host.equalsIgnoreCase("localhost") || isLoopback(host));
+    }
+
+    private static String originHost(String origin) {
+        int scheme = origin.indexOf("://");
+        return scheme < 0 ? origin : origin.substring(scheme + 3);
+    }
+
+    /** {@code host}, {@code host:port}, {@code [v6]:port} → the host alone. */
+    private static String hostOnly(String hostHeader) {
+        if (hostHeader == null) {
+            return null;
+        }
+        String h = hostHeader.trim();
+        if (h.startsWith("[")) {
+            int end = h.indexOf(']');
+            return end < 0 ? h : h.substring(1, end);
+        }
+        int colon = h.indexOf(':');
+        return colon < 0 || h.indexOf(':', colon + 1) >= 0 ? h : h.substring(0, colon);
     }
 
     /** The token of {@code Bearer <token>} (scheme case-insensitive, RFC 6750); anything else is no token. */

@@ -1,5 +1,6 @@
 package dev.proofline.query.access;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,10 +68,27 @@ public final class AccessTable {
 
     /**
      * Who may call it. A path no rule names is served by no route either, so anyone gets its 404
-     * (or 405) document, and a browser's CORS preflight ({@code OPTIONS}) is answered by the filter.
+     * document. A known path with a method no rule names gets the strictest audience of its rules
+     * (an operator's path stays an operator's whatever the method), so no method slips past.
      */
     public static Audience audience(String method, String path) {
-        return ruleFor(method, path).map(Rule::audience).orElse(Audience.ANYONE);
+        return ruleFor(method, path)
+                .map(Rule::audience)
+                .orElseGet(() -> RULES.stream()
+                        .filter(r -> pathMatches(r.path(), path))
+                        .map(Rule::audience)
+                        .max(Comparator.comparingInt(AccessTable::strictness))
+                        .orElse(Audience.ANYONE));
+    }
+
+    private static int strictness(Audience audience) {
+        return switch (audience) {
+            case ANYONE -> 0;
+            case SUBMITTER -> 1;
+            case OPERATOR_OR_LOOPBACK -> 2;
+            case INSTANCE -> 3;
+            case OPERATOR -> 4;
+        };
     }
 
     /** Whether a route a server mounts is covered by a rule of its own. */

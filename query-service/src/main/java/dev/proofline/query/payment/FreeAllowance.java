@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The free allowance ({@code docs/payments.md}): so many verifications a day (UTC) per caller, REST
  * and MCP together, counted across instances by the {@link AllowanceLedger}. The caller is its key
  * when it sends one (a key may carry its own allowance, or none), else its client address. Only a
- * served verification is counted: a request that ends in an error gives its place back.
+ * served verification is counted (a 504 {@code receipt_pending} too: it names the receipt the
+ * caller fetches later); a request that ends in any other error gives its place back.
  */
 public final class FreeAllowance {
     public static final String REMAINING = "Free-Allowance-Remaining";
@@ -68,6 +69,10 @@ public final class FreeAllowance {
                 return usedUp.get();
             }
             return new Admission.Decision.Proceed(answer -> {
+                if (answer.status() == 504) {
+                    // receipt_pending names the receipt the caller will fetch: that is a served check.
+                    return withHeaders(answer, caller);
+                }
                 if (answer.isError()) {
                     ledger.refund(reserved.get()); // an error is never charged
                     return answer;
@@ -79,7 +84,7 @@ public final class FreeAllowance {
 
     /** What is left, on a served answer (headers on REST, {@code _meta} on MCP). */
     public Answer withHeaders(Answer answer, RequestCaller caller) {
-        AllowanceLedger.Standing standing = ledger.standing(caller.submitter().id(), limitFor(caller));
+        AllowanceLedger.Standing standing = ledger.standing(allowanceKey(caller), limitFor(caller));
         return answer.withHeader(REMAINING, Long.toString(standing.remaining()))
                 .withHeader(LIMIT, Long.toString(standing.limit()))
                 .withHeader(RESETS, nextReset().toString());
@@ -99,7 +104,7 @@ public final class FreeAllowance {
 
     /** {"free_trial": {...}}: the caller's live state, as a 402 or 429 body reports it. */
     public ObjectNode freeTrialMember(RequestCaller caller, boolean paymentApplies) {
-        AllowanceLedger.Standing standing = ledger.standing(caller.submitter().id(), limitFor(caller));
+        AllowanceLedger.Standing standing = ledger.standing(allowanceKey(caller), limitFor(caller));
         ObjectNode member = StrictJson.NODES.objectNode();
         ObjectNode trial = member.putObject("free_trial");
         trial.put("available", standing.remaining() > 0);
@@ -127,6 +132,28 @@ public final class FreeAllowance {
                                 + (paymentApplies ? " Payment applies until then." : ""));
         trial.put("code", standing.remaining() > 0 ? "free_trial_available" : "free_trial_exhausted");
         return member;
+    }
+
+    /**
+     * Whose allowance a request uses: the key, or the client address, where an IPv6 address counts
+     * by its /64 (one host gets a whole /64 and could otherwise take a fresh address per request).
+     */
+    static String allowanceKey(RequestCaller caller) {
+        String id = caller.submitter().id();
+        if (caller.key() != null || !id.startsWith("address:") || id.indexOf(':', "address:".length()) < 0) {
+            return id;
+        }
+        try {
+            byte[] bytes = java.net.InetAddress.getByName(id.substring("address:".length()))
+                    .getAddress();
+            if (bytes.length != 16) {
+                return id;
+            }
+            java.util.Arrays.fill(bytes, 8, 16, (byte) 0);
+            return "address:" + java.net.InetAddress.getByAddress(bytes).getHostAddress() + "/64";
+        } catch (java.net.UnknownHostException e) {
+            return id;
+        }
     }
 
     /** The next UTC midnight, when every allowance starts again. */

@@ -126,7 +126,7 @@ public final class X402Payments {
                     "The payment matches none of the"
                             + " requirements offered (x402 version 2, this scheme, network, asset, amount and payTo).");
         }
-        String digest = Sha256.hex(CanonicalJson.toCanonicalBytes(payload.get("payload")));
+        String digest = paymentIdentity(payload);
         if (claims.claimed(digest)) {
             return refuse(caller, resourceUrl, priced, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
         }
@@ -161,8 +161,20 @@ public final class X402Payments {
             return refuse(caller, resourceUrl, priced, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
         }
         listener.paid();
-        return new Admission.Decision.Proceed(
-                answer -> answer.status() == 200 ? settle(payload, offered, priced, answer) : answer);
+        return new Admission.Decision.Proceed(answer -> {
+            if (answer.status() == 200) {
+                return settle(payload, offered, priced, answer);
+            }
+            if (answer.status() == 504) {
+                // Not settled, so the receipt must not be had later either: its id is not given.
+                return Answer.error(new ErrorDocument(
+                        ErrorCode.RECEIPT_PENDING,
+                        "The pipeline did not answer in time, so the payment was not settled and nothing was charged;"
+                                + " send the request again with a new payment.",
+                        List.of()));
+            }
+            return answer; // refused or unanswered: never charged
+        });
     }
 
     /** The receipt exists: settle, and only then hand it over with {@code Payment-Response}. */
@@ -171,7 +183,13 @@ public final class X402Payments {
         try {
             settlement = facilitator.settle(payload, offered);
         } catch (Facilitator.Unavailable e) {
-            LOG.warn("payment not settled, receipt withheld: {}", e.getMessage());
+            // The request may have reached the facilitator: say so, for the operator to reconcile.
+            JsonNode authorization = payload.path("payload").path("authorization");
+            LOG.warn(
+                    "payment settlement unconfirmed, receipt withheld (payer {}, nonce {}): {}",
+                    authorization.path("from").asString("?"),
+                    authorization.path("nonce").asString("?"),
+                    e.getMessage());
             return settlementFailed(null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -197,8 +215,8 @@ public final class X402Payments {
         listener.refused(ErrorCode.PAYMENT_SETTLEMENT_FAILED.code());
         Answer failed = Answer.error(new ErrorDocument(
                 ErrorCode.PAYMENT_SETTLEMENT_FAILED,
-                "The request was verified but the payment could not be settled, so the receipt is withheld;"
-                        + " nothing was charged.",
+                "The request was verified but the payment's settlement was not confirmed, so the receipt is"
+                        + " withheld; if the facilitator settled it after all, the operator can reconcile it.",
                 List.of()));
         return settlement == null ? failed : failed.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
     }
@@ -219,6 +237,24 @@ public final class X402Payments {
         ObjectNode required =
                 X402.paymentRequired(x402Error, resourceUrl, priced.description(), terms.requirements(priced.amount()));
         return Answer.error(error).withHeader(X402.PAYMENT_REQUIRED, X402.encode(required));
+    }
+
+    /**
+     * What makes a payment one payment: for an EIP-3009 authorization, its network, asset, payer
+     * and nonce (the chain accepts each nonce once), whatever else the JSON around them says; for
+     * another scheme, the canonical payload.
+     */
+    static String paymentIdentity(ObjectNode payload) {
+        JsonNode authorization = payload.path("payload").path("authorization");
+        if (authorization.path("from").isString() && authorization.path("nonce").isString()) {
+            JsonNode accepted = payload.path("accepted");
+            return Sha256.hex((accepted.path("network").asString("") + "|"
+                            + accepted.path("asset").asString("").toLowerCase(java.util.Locale.ROOT) + "|"
+                            + authorization.get("from").asString().toLowerCase(java.util.Locale.ROOT) + "|"
+                            + authorization.get("nonce").asString().toLowerCase(java.util.Locale.ROOT))
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return Sha256.hex(CanonicalJson.toCanonicalBytes(payload.get("payload")));
     }
 
     /**

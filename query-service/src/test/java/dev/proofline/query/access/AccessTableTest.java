@@ -35,6 +35,11 @@ class AccessTableTest {
         assertEquals(Audience.ANYONE, AccessTable.audience("GET", "/dashboard/app.js"));
         assertEquals(Audience.ANYONE, AccessTable.audience("GET", "/score/seller-7"));
         assertEquals(Audience.ANYONE, AccessTable.audience("GET", "/no/such/route"));
+        // A method no rule names on a known path gets that path's strictest audience.
+        assertEquals(Audience.OPERATOR, AccessTable.audience("POST", "/metrics"));
+        assertEquals(Audience.OPERATOR, AccessTable.audience("PUT", "/agents/seller-7/receipts"));
+        assertEquals(Audience.OPERATOR, AccessTable.audience("POST", "/feed/receipts"));
+        assertEquals(Audience.INSTANCE, AccessTable.audience("POST", "/internal/agents"));
     }
 
     @Test

@@ -45,6 +45,35 @@ class X402Test {
     }
 
     @Test
+    void onePaymentIsOneAuthorizationWhateverTheJsonAroundItSays() {
+        ObjectNode a = (ObjectNode) StrictJson.parse("{\"x402Version\":2,"
+                + "\"accepted\":{\"network\":\"eip155:1\",\"asset\":\"0xAbC\"},"
+                + "\"payload\":{\"signature\":\"0x11\",\"authorization\":{\"from\":\"0xF00\",\"nonce\":\"0xAB\"}}}");
+        ObjectNode b = a.deepCopy();
+        ((ObjectNode) b.get("payload")).put("signature", "0X11").put("extra", "noise");
+        ((ObjectNode) b.get("payload").get("authorization"))
+                .put("from", "0xf00")
+                .put("nonce", "0xab");
+        ((ObjectNode) b.get("accepted")).put("asset", "0xabc");
+        assertEquals(X402Payments.paymentIdentity(a), X402Payments.paymentIdentity(b));
+        ObjectNode c = a.deepCopy();
+        ((ObjectNode) c.get("payload").get("authorization")).put("nonce", "0xAC");
+        assertFalse(X402Payments.paymentIdentity(a).equals(X402Payments.paymentIdentity(c)));
+    }
+
+    @Test
+    void anonymousIpv6CallersShareTheAllowanceOfTheirSlash64() {
+        var one = new dev.proofline.query.access.RequestCaller(
+                dev.proofline.access.Submitter.address("2001:db8:1:2:aaaa::1"), null, false);
+        var two = new dev.proofline.query.access.RequestCaller(
+                dev.proofline.access.Submitter.address("2001:db8:1:2:bbbb::9"), null, false);
+        var v4 = new dev.proofline.query.access.RequestCaller(
+                dev.proofline.access.Submitter.address("203.0.113.7"), null, false);
+        assertEquals(FreeAllowance.allowanceKey(one), FreeAllowance.allowanceKey(two));
+        assertEquals("address:203.0.113.7", FreeAllowance.allowanceKey(v4));
+    }
+
+    @Test
     void aPaymentHeaderIsStandardBase64OfAVersion2Payload() {
         String good = Base64.getEncoder()
                 .encodeToString("{\"x402Version\":2,\"accepted\":{},\"payload\":{}}".getBytes(StandardCharsets.UTF_8));
