@@ -119,7 +119,8 @@ public final class AllowanceLedger implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        AllowanceLedger ledger = new AllowanceLedger(topic, instanceId, clock, new SignedRecords(secret), client);
+        AllowanceLedger ledger =
+                new AllowanceLedger(topic, instanceId, clock, new SignedRecords(secret, "allowance"), client);
         ledger.reader.start();
         try {
             if (!ledger.caughtUp.await(60, TimeUnit.SECONDS)) {

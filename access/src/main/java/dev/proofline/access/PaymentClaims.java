@@ -46,6 +46,8 @@ public final class PaymentClaims implements AutoCloseable {
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     /** payment → the claim that came first. */
     private final Map<String, String> first = new ConcurrentHashMap<>();
+    /** When each payment was first claimed: entries older than the topic keeps are dropped. */
+    private final Map<String, Long> claimedAt = new ConcurrentHashMap<>();
 
     private final AtomicLong readPast = new AtomicLong(-1);
     private volatile boolean closed;
@@ -142,12 +144,27 @@ public final class PaymentClaims implements AutoCloseable {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
+            long prunedAt = System.currentTimeMillis();
             while (!closed) {
                 for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(50))) {
                     if (record.key() != null && record.value() != null) {
-                        first.putIfAbsent(record.key(), record.value());
+                        if (first.putIfAbsent(record.key(), record.value()) == null) {
+                            claimedAt.put(record.key(), record.timestamp());
+                        }
                     }
                     readPast.set(record.offset());
+                }
+                if (System.currentTimeMillis() - prunedAt > 60_000) {
+                    // A payment authorization is valid for minutes; the topic keeps a day, and so does this.
+                    prunedAt = System.currentTimeMillis();
+                    long horizon = prunedAt - Duration.ofDays(1).toMillis();
+                    claimedAt.entrySet().removeIf(e -> {
+                        boolean old = e.getValue() < horizon;
+                        if (old) {
+                            first.remove(e.getKey());
+                        }
+                        return old;
+                    });
                 }
                 if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
                     caughtUp.countDown();

@@ -6,14 +6,20 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * Records of the callers topic carry an HMAC of key and value under the deployment's key for this
- * purpose, so whoever can write to Kafka but lacks the secret cannot mint or revoke a key.
+ * Records of the callers topic (and the allowance topic, under its own purpose key) carry an HMAC of
+ * key and value under the deployment's key for that purpose, so whoever can write to Kafka but lacks
+ * the secret cannot mint or revoke a key, or reset a count.
  */
 final class SignedRecords {
     private final byte[] key;
 
     SignedRecords(DeploymentSecret secret) {
-        this.key = secret.keyFor("callers");
+        this(secret, "callers");
+    }
+
+    /** Records of another topic, under a key of their own purpose. */
+    SignedRecords(DeploymentSecret secret, String purpose) {
+        this.key = secret.keyFor(purpose);
     }
 
     void sign(Headers headers, String recordKey, String value) {
