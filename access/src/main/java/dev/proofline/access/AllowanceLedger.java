@@ -6,27 +6,13 @@ import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,39 +40,19 @@ public final class AllowanceLedger implements AutoCloseable {
         }
     }
 
-    private final String topic;
     private final String instanceId;
     private final Clock clock;
     private final SignedRecords signed;
-    private final KafkaProducer<String, String> producer;
-    private final KafkaConsumer<String, String> consumer;
-    private final Thread reader;
-    private final CountDownLatch caughtUp = new CountDownLatch(1);
     /** day|caller → instance → that instance's count. */
     private final Map<String, Map<String, Long>> counts = new ConcurrentHashMap<>();
 
-    private volatile boolean closed;
+    private volatile OnePartitionTopic log;
+    private long prunedAt;
 
-    private AllowanceLedger(
-            String topic, String instanceId, Clock clock, SignedRecords signed, Map<String, Object> client) {
-        this.topic = topic;
+    private AllowanceLedger(String instanceId, Clock clock, SignedRecords signed) {
         this.instanceId = instanceId;
         this.clock = clock;
         this.signed = signed;
-        Map<String, Object> producerConfig = new HashMap<>(client);
-        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        // A verification must never wait on the ledger: with Kafka away, this instance's own count
-        // stays exact in memory and the others learn it when a later count gets through.
-        producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000);
-        this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
-        Map<String, Object> consumerConfig = new HashMap<>(client);
-        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
-        this.reader = new Thread(this::read, "proofline-allowance");
-        this.reader.setDaemon(true);
     }
 
     /**
@@ -106,32 +72,18 @@ public final class AllowanceLedger implements AutoCloseable {
         configs.put(
                 TopicConfig.RETENTION_MS_CONFIG,
                 Long.toString(Duration.ofDays(3).toMillis()));
-        try (Admin admin = Admin.create(client)) {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replicationFactor).configs(configs)))
-                    .all()
-                    .get();
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException(
-                        "cannot create " + topic + ": " + e.getCause().getMessage(), e);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        AllowanceLedger ledger =
-                new AllowanceLedger(topic, instanceId, clock, new SignedRecords(secret, "allowance"), client);
-        ledger.reader.start();
-        try {
-            if (!ledger.caughtUp.await(60, TimeUnit.SECONDS)) {
-                ledger.close();
-                throw new IllegalStateException("the allowance topic " + topic + " could not be read within 60 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            ledger.close();
-            throw new IllegalStateException(e);
-        }
+        AllowanceLedger ledger = new AllowanceLedger(instanceId, clock, new SignedRecords(secret, "allowance"));
+        ledger.log = OnePartitionTopic.open(
+                client,
+                topic,
+                replicationFactor,
+                configs,
+                // A verification must never wait on the ledger: with Kafka away, this instance's own
+                // count stays exact in memory and the others learn it when a later count gets through.
+                Map.of(ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.MAX_BLOCK_MS_CONFIG, 1000),
+                Duration.ofMillis(100),
+                ledger::receive,
+                ledger::pruneEveryMinute);
         return ledger;
     }
 
@@ -184,10 +136,10 @@ public final class AllowanceLedger implements AutoCloseable {
         counts.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(instanceId, count);
         String recordKey = key + "|" + instanceId;
         String value = Long.toString(count);
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, recordKey, value);
+        ProducerRecord<String, String> record = new ProducerRecord<>(log.topic(), recordKey, value);
         signed.sign(record.headers(), recordKey, value);
         try {
-            producer.send(record, (metadata, error) -> {
+            log.producer().send(record, (metadata, error) -> {
                 if (error != null) {
                     LOG.warn(
                             "an allowance count was not stored: {}",
@@ -199,33 +151,12 @@ public final class AllowanceLedger implements AutoCloseable {
         }
     }
 
-    private void read() {
-        TopicPartition partition = new TopicPartition(topic, 0);
-        try {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            long prunedAt = 0;
-            while (!closed) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
-                    receive(record, caughtUp.getCount() > 0);
-                }
-                if (System.currentTimeMillis() - prunedAt > 60_000) {
-                    prunedAt = System.currentTimeMillis();
-                    String yesterday = today().minusDays(1).toString();
-                    counts.keySet()
-                            .removeIf(key -> key.substring(0, key.indexOf('|')).compareTo(yesterday) < 0);
-                }
-                if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
-                    caughtUp.countDown();
-                }
-            }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            if (!closed) {
-                LOG.error("the allowance topic {} can no longer be read: {}", topic, e.toString());
-            }
+    /** Only today and yesterday matter: older counts are dropped once a minute, on the reader thread. */
+    private void pruneEveryMinute() {
+        if (System.currentTimeMillis() - prunedAt > 60_000) {
+            prunedAt = System.currentTimeMillis();
+            String yesterday = today().minusDays(1).toString();
+            counts.keySet().removeIf(key -> key.substring(0, key.indexOf('|')).compareTo(yesterday) < 0);
         }
     }
 
@@ -233,7 +164,8 @@ public final class AllowanceLedger implements AutoCloseable {
      * Other instances' counts as they come; this instance's own only while replaying (afterwards its
      * in-memory count is ahead of anything it reads back).
      */
-    private void receive(ConsumerRecord<String, String> record, boolean replaying) {
+    private void receive(ConsumerRecord<String, String> record) {
+        boolean replaying = log == null || !log.caughtUp();
         if (record.key() == null
                 || record.value() == null
                 || !signed.verifies(record.headers(), record.key(), record.value())) {
@@ -261,14 +193,6 @@ public final class AllowanceLedger implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        consumer.wakeup();
-        try {
-            reader.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        consumer.close(Duration.ofSeconds(2));
-        producer.close(Duration.ofSeconds(5));
+        log.close();
     }
 }

@@ -8,24 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,37 +26,21 @@ import org.slf4j.LoggerFactory;
 public final class CallerRegistry implements CallerKeys, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CallerRegistry.class);
 
-    private final String topic;
     private final SignedRecords signed;
-    private final KafkaProducer<String, String> producer;
-    private final KafkaConsumer<String, String> consumer;
-    private final Thread reader;
-    private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Map<String, CallerRecord> byName = new ConcurrentHashMap<>();
     private final Map<String, CallerRecord> byTokenHash = new ConcurrentHashMap<>();
     private final AtomicLong forged = new AtomicLong();
     private final java.util.Set<String> revokedTokens = ConcurrentHashMap.newKeySet();
     private volatile DeploymentFingerprints fingerprints;
     private volatile boolean fingerprintsAuthentic;
-    private volatile boolean closed;
+    private volatile OnePartitionTopic log;
 
-    private CallerRegistry(String topic, SignedRecords signed, Map<String, Object> client) {
-        this.topic = topic;
+    private CallerRegistry(SignedRecords signed) {
         this.signed = signed;
-        Map<String, Object> producerConfig = new HashMap<>(client);
-        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
-        Map<String, Object> consumerConfig = new HashMap<>(client);
-        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
-        this.reader = new Thread(this::read, "proofline-callers");
-        this.reader.setDaemon(true);
     }
 
     /**
-     * Creates the topic when missing, replays it and keeps reading.
+     * Creates the topic when missing (compacted), replays it and keeps reading.
      *
      * @param client bootstrap servers and any client overrides
      */
@@ -78,19 +50,18 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
             dev.proofline.attestor.DeploymentSecret secret,
             Optional<Short> replicationFactor,
             Map<String, String> topicConfigs) {
-        createTopic(client, topic, replicationFactor, topicConfigs);
-        CallerRegistry registry = new CallerRegistry(topic, new SignedRecords(secret), client);
-        registry.reader.start();
-        try {
-            if (!registry.caughtUp.await(60, TimeUnit.SECONDS)) {
-                registry.close();
-                throw new IllegalStateException("the callers topic " + topic + " could not be read within 60 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            registry.close();
-            throw new IllegalStateException("interrupted while reading " + topic, e);
-        }
+        Map<String, String> configs = new HashMap<>(topicConfigs);
+        configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        CallerRegistry registry = new CallerRegistry(new SignedRecords(secret));
+        registry.log = OnePartitionTopic.open(
+                client,
+                topic,
+                replicationFactor,
+                configs,
+                Map.of(),
+                Duration.ofMillis(200),
+                registry::receive,
+                () -> {});
         return registry;
     }
 
@@ -149,38 +120,15 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
     }
 
     private void write(String key, String value) {
-        ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
+        ProducerRecord<String, String> record = new ProducerRecord<>(log.topic(), key, value);
         signed.sign(record.headers(), key, value);
         try {
-            producer.send(record).get(30, TimeUnit.SECONDS);
+            log.producer().send(record).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while writing to " + topic, e);
+            throw new IllegalStateException("interrupted while writing to " + log.topic(), e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("could not write to " + topic + ": " + e, e);
-        }
-    }
-
-    private void read() {
-        TopicPartition partition = new TopicPartition(topic, 0);
-        try {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            while (!closed) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    receive(record);
-                }
-                if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
-                    caughtUp.countDown();
-                }
-            }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            if (!closed) {
-                LOG.error("the callers topic {} can no longer be read: {}", topic, e.toString());
-            }
+            throw new IllegalStateException("could not write to " + log.topic() + ": " + e, e);
         }
     }
 
@@ -196,7 +144,8 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
                 fingerprints = DeploymentFingerprints.fromJson(record.value());
                 fingerprintsAuthentic = authentic;
             } catch (RuntimeException e) {
-                LOG.warn("ignored an unreadable record at {}-0@{}: {}", topic, record.offset(), e.getMessage());
+                LOG.warn(
+                        "ignored an unreadable record at {}-0@{}: {}", record.topic(), record.offset(), e.getMessage());
             }
             return;
         }
@@ -204,14 +153,14 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
             forged.incrementAndGet();
             LOG.warn(
                     "ignored a record at {}-0@{} whose HMAC does not verify (written without this deployment's secret)",
-                    topic,
+                    record.topic(),
                     record.offset());
             return;
         }
         try {
             apply(CallerRecord.fromJson(record.value()));
         } catch (RuntimeException e) {
-            LOG.warn("ignored an unreadable record at {}-0@{}: {}", topic, record.offset(), e.getMessage());
+            LOG.warn("ignored an unreadable record at {}-0@{}: {}", record.topic(), record.offset(), e.getMessage());
         }
     }
 
@@ -235,38 +184,8 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
         }
     }
 
-    private static void createTopic(
-            Map<String, Object> client,
-            String topic,
-            Optional<Short> replicationFactor,
-            Map<String, String> topicConfigs) {
-        Map<String, String> configs = new HashMap<>(topicConfigs);
-        configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
-        try (Admin admin = Admin.create(client)) {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replicationFactor).configs(configs)))
-                    .all()
-                    .get();
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException(
-                        "cannot create " + topic + ": " + e.getCause().getMessage(), e);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
     @Override
     public void close() {
-        closed = true;
-        consumer.wakeup();
-        try {
-            reader.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        consumer.close(Duration.ofSeconds(2));
-        producer.close(Duration.ofSeconds(5));
+        log.close();
     }
 }

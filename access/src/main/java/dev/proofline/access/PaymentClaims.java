@@ -2,30 +2,18 @@ package dev.proofline.access;
 
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,33 +27,16 @@ import org.slf4j.LoggerFactory;
 public final class PaymentClaims implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PaymentClaims.class);
 
-    private final String topic;
-    private final KafkaProducer<String, String> producer;
-    private final KafkaConsumer<String, String> consumer;
-    private final Thread reader;
-    private final CountDownLatch caughtUp = new CountDownLatch(1);
     /** payment → the claim that came first. */
     private final Map<String, String> first = new ConcurrentHashMap<>();
     /** When each payment was first claimed: entries older than the topic keeps are dropped. */
     private final Map<String, Long> claimedAt = new ConcurrentHashMap<>();
 
     private final AtomicLong readPast = new AtomicLong(-1);
-    private volatile boolean closed;
+    private volatile OnePartitionTopic log;
+    private long prunedAt = System.currentTimeMillis();
 
-    private PaymentClaims(String topic, Map<String, Object> client) {
-        this.topic = topic;
-        Map<String, Object> producerConfig = new HashMap<>(client);
-        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000); // a paying caller never waits a minute
-        this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
-        Map<String, Object> consumerConfig = new HashMap<>(client);
-        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
-        this.reader = new Thread(this::read, "proofline-payment-claims");
-        this.reader.setDaemon(true);
-    }
+    private PaymentClaims() {}
 
     public static PaymentClaims open(
             Map<String, Object> client,
@@ -77,31 +48,16 @@ public final class PaymentClaims implements AutoCloseable {
         configs.put(
                 TopicConfig.RETENTION_MS_CONFIG,
                 Long.toString(Duration.ofDays(1).toMillis()));
-        try (Admin admin = Admin.create(client)) {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replicationFactor).configs(configs)))
-                    .all()
-                    .get();
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException(
-                        "cannot create " + topic + ": " + e.getCause().getMessage(), e);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        PaymentClaims claims = new PaymentClaims(topic, client);
-        claims.reader.start();
-        try {
-            if (!claims.caughtUp.await(60, TimeUnit.SECONDS)) {
-                claims.close();
-                throw new IllegalStateException("the payment claims topic " + topic + " could not be read in 60 s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            claims.close();
-            throw new IllegalStateException(e);
-        }
+        PaymentClaims claims = new PaymentClaims();
+        claims.log = OnePartitionTopic.open(
+                client,
+                topic,
+                replicationFactor,
+                configs,
+                Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5000), // a paying caller never waits a minute
+                Duration.ofMillis(50),
+                claims::receive,
+                claims::pruneEveryMinute);
         return claims;
     }
 
@@ -120,7 +76,8 @@ public final class PaymentClaims implements AutoCloseable {
         String mine = UUID.randomUUID().toString();
         RecordMetadata written;
         try {
-            written = producer.send(new ProducerRecord<>(topic, payment, mine))
+            written = log.producer()
+                    .send(new ProducerRecord<>(log.topic(), payment, mine))
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException
                 | java.util.concurrent.TimeoutException
@@ -138,57 +95,30 @@ public final class PaymentClaims implements AutoCloseable {
         return mine.equals(first.get(payment));
     }
 
-    private void read() {
-        TopicPartition partition = new TopicPartition(topic, 0);
-        try {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            long prunedAt = System.currentTimeMillis();
-            while (!closed) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(50))) {
-                    if (record.key() != null && record.value() != null) {
-                        if (first.putIfAbsent(record.key(), record.value()) == null) {
-                            claimedAt.put(record.key(), record.timestamp());
-                        }
-                    }
-                    readPast.set(record.offset());
+    private void receive(ConsumerRecord<String, String> record) {
+        if (record.key() != null && record.value() != null && first.putIfAbsent(record.key(), record.value()) == null) {
+            claimedAt.put(record.key(), record.timestamp());
+        }
+        readPast.set(record.offset());
+    }
+
+    /** A payment authorization is valid for minutes; the topic keeps a day, and so does this. */
+    private void pruneEveryMinute() {
+        if (System.currentTimeMillis() - prunedAt > 60_000) {
+            prunedAt = System.currentTimeMillis();
+            long horizon = prunedAt - Duration.ofDays(1).toMillis();
+            claimedAt.entrySet().removeIf(e -> {
+                boolean old = e.getValue() < horizon;
+                if (old) {
+                    first.remove(e.getKey());
                 }
-                if (System.currentTimeMillis() - prunedAt > 60_000) {
-                    // A payment authorization is valid for minutes; the topic keeps a day, and so does this.
-                    prunedAt = System.currentTimeMillis();
-                    long horizon = prunedAt - Duration.ofDays(1).toMillis();
-                    claimedAt.entrySet().removeIf(e -> {
-                        boolean old = e.getValue() < horizon;
-                        if (old) {
-                            first.remove(e.getKey());
-                        }
-                        return old;
-                    });
-                }
-                if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
-                    caughtUp.countDown();
-                }
-            }
-        } catch (WakeupException e) {
-            // closing
-        } catch (RuntimeException e) {
-            if (!closed) {
-                LOG.error("the payment claims topic {} can no longer be read: {}", topic, e.toString());
-            }
+                return old;
+            });
         }
     }
 
     @Override
     public void close() {
-        closed = true;
-        consumer.wakeup();
-        try {
-            reader.join(5000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        consumer.close(Duration.ofSeconds(2));
-        producer.close(Duration.ofSeconds(5));
+        log.close();
     }
 }

@@ -1,0 +1,164 @@
+package dev.proofline.access;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one shape the callers, allowance and payment-claims topics share: one partition, created when
+ * missing, written by an idempotent producer, and read by every instance from the beginning and then
+ * continuously on a thread of its own, which says when it has caught up with what was there at start.
+ */
+final class OnePartitionTopic implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OnePartitionTopic.class);
+
+    private final String topic;
+    private final KafkaProducer<String, String> producer;
+    private final KafkaConsumer<String, String> consumer;
+    private final Thread reader;
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private volatile boolean closed;
+
+    /**
+     * @param producerConfigs settings of the producer beyond acks=all and idempotence
+     * @param onRecord        each record read, on the reader thread
+     * @param afterPoll       after each poll, on the reader thread (housekeeping)
+     */
+    private OnePartitionTopic(
+            Map<String, Object> client,
+            String topic,
+            Map<String, Object> producerConfigs,
+            Duration poll,
+            Consumer<ConsumerRecord<String, String>> onRecord,
+            Runnable afterPoll) {
+        this.topic = topic;
+        Map<String, Object> producerConfig = new HashMap<>(client);
+        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        producerConfig.putAll(producerConfigs);
+        Map<String, Object> consumerConfig = new HashMap<>(client);
+        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
+        try {
+            this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
+        } catch (RuntimeException e) {
+            consumer.close();
+            throw e;
+        }
+        this.reader = new Thread(() -> read(poll, onRecord, afterPoll), "proofline-" + topic);
+        this.reader.setDaemon(true);
+    }
+
+    /**
+     * Creates the topic when missing, then replays it; returns once what was there at start is read.
+     *
+     * @throws IllegalStateException when the topic cannot be created or read within 60 s
+     */
+    static OnePartitionTopic open(
+            Map<String, Object> client,
+            String topic,
+            Optional<Short> replicationFactor,
+            Map<String, String> topicConfigs,
+            Map<String, Object> producerConfigs,
+            Duration poll,
+            Consumer<ConsumerRecord<String, String>> onRecord,
+            Runnable afterPoll) {
+        try (Admin admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), replicationFactor).configs(topicConfigs)))
+                    .all()
+                    .get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException(
+                        "cannot create " + topic + ": " + e.getCause().getMessage(), e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        OnePartitionTopic log = new OnePartitionTopic(client, topic, producerConfigs, poll, onRecord, afterPoll);
+        log.reader.start();
+        try {
+            if (!log.caughtUp.await(60, TimeUnit.SECONDS)) {
+                log.close();
+                throw new IllegalStateException("the topic " + topic + " could not be read within 60 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.close();
+            throw new IllegalStateException("interrupted while reading " + topic, e);
+        }
+        return log;
+    }
+
+    String topic() {
+        return topic;
+    }
+
+    KafkaProducer<String, String> producer() {
+        return producer;
+    }
+
+    /** Whether what was on the topic at start has been read (records after that are news). */
+    boolean caughtUp() {
+        return caughtUp.getCount() == 0;
+    }
+
+    private void read(Duration poll, Consumer<ConsumerRecord<String, String>> onRecord, Runnable afterPoll) {
+        TopicPartition partition = new TopicPartition(topic, 0);
+        try {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            while (!closed) {
+                for (ConsumerRecord<String, String> record : consumer.poll(poll)) {
+                    onRecord.accept(record);
+                }
+                if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
+                    caughtUp.countDown();
+                }
+                afterPoll.run();
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.error("the topic {} can no longer be read: {}", topic, e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        consumer.wakeup();
+        try {
+            reader.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        consumer.close(Duration.ofSeconds(2));
+        producer.close(Duration.ofSeconds(5));
+    }
+}
