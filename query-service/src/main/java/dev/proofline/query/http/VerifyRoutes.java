@@ -8,7 +8,6 @@ import dev.proofline.query.payment.X402;
 import dev.proofline.query.verify.VerificationFrontDoor;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -32,11 +31,28 @@ public final class VerifyRoutes implements RouteGroup {
         cfg.routes.post("/verify/deliverable", this::verify);
     }
 
+    /**
+     * {@code String.isBlank} of the UTF-8 body, without decoding a copy of every request: the first
+     * ASCII byte that is not whitespace answers at once; only a body of whitespace and non-ASCII
+     * bytes is decoded.
+     */
+    private static boolean isBlank(byte[] body) {
+        for (byte b : body) {
+            if (b < 0) {
+                return new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank();
+            }
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void verify(Context ctx) throws Exception {
         RequestCaller caller = RequestCaller.of(ctx);
         String resource = publicUrl + ctx.path();
         byte[] body = ctx.bodyAsBytes();
-        if (new String(body, StandardCharsets.UTF_8).isBlank()) {
+        if (isBlank(body)) {
             Optional<Answer> probe = metering.probe(caller, resource); // x402 discovery: what would it cost?
             if (probe.isPresent()) {
                 Responses.send(ctx, probe.get());
