@@ -1,7 +1,6 @@
 package dev.proofline.attestor;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The bytes that are signed ({@code docs/signing.md}): the RFC 8785 form of
@@ -12,12 +11,19 @@ final class AttestationMessage {
     private AttestationMessage() {}
 
     static byte[] of(AttestationContext context, String keyVersion, String attestedAt, JsonNode response) {
-        ObjectNode message = StrictJson.NODES.objectNode();
-        message.put("context", context.id());
-        message.put("algorithm", PublishedKey.ED25519);
-        message.put("key_version", keyVersion);
-        message.put("attested_at", attestedAt);
-        message.set("response", response);
-        return CanonicalJson.toCanonicalBytes(message);
+        // The five keys are fixed, so their canonical order is too; the response is walked once.
+        return new CanonicalWriter(2048)
+                .ascii("{\"algorithm\":")
+                .string(PublishedKey.ED25519)
+                .ascii(",\"attested_at\":")
+                .string(attestedAt)
+                .ascii(",\"context\":")
+                .string(context.id())
+                .ascii(",\"key_version\":")
+                .string(keyVersion)
+                .ascii(",\"response\":")
+                .value(response)
+                .ascii("}")
+                .toByteArray();
     }
 }

@@ -49,16 +49,25 @@ public final class CanonicalRequest {
      * The canonical form of {@link #of}, assembled around the already-canonical schema and output so
      * neither is walked twice. The eight keys are fixed, so their RFC 8785 order is too.
      */
-    static String canonicalString(JsonNode request, String canonicalSchema, String canonicalOutput) {
-        return "{\"agent_id\":" + CanonicalJson.toCanonicalString(RequestHashes.orNull(request.get("agent_id")))
-                + ",\"bounds\":" + CanonicalJson.toCanonicalString(bounds(request.get("bounds")))
-                + ",\"enforce_rules\":" + CanonicalJson.toCanonicalString(booleanOrFalse(request.get("enforce_rules")))
-                + ",\"expected_schema\":" + canonicalSchema
-                + ",\"rules\":" + CanonicalJson.toCanonicalString(rules(request.get("rules")))
-                + ",\"strict_content_check\":"
-                + CanonicalJson.toCanonicalString(booleanOrFalse(request.get("strict_content_check")))
-                + ",\"submitted_output\":" + canonicalOutput
-                + ",\"task_id\":" + CanonicalJson.toCanonicalString(request.get("task_id")) + "}";
+    static CanonicalWriter canonical(JsonNode request, CanonicalWriter schema, CanonicalWriter output) {
+        return new CanonicalWriter(schema.size() + output.size() + 512)
+                .ascii("{\"agent_id\":")
+                .value(RequestHashes.orNull(request.get("agent_id")))
+                .ascii(",\"bounds\":")
+                .value(bounds(request.get("bounds")))
+                .ascii(",\"enforce_rules\":")
+                .value(booleanOrFalse(request.get("enforce_rules")))
+                .ascii(",\"expected_schema\":")
+                .canonical(schema)
+                .ascii(",\"rules\":")
+                .value(rules(request.get("rules")))
+                .ascii(",\"strict_content_check\":")
+                .value(booleanOrFalse(request.get("strict_content_check")))
+                .ascii(",\"submitted_output\":")
+                .canonical(output)
+                .ascii(",\"task_id\":")
+                .value(request.get("task_id"))
+                .ascii("}");
     }
 
     private static JsonNode rules(JsonNode rules) {

@@ -49,7 +49,7 @@ public final class EcmaScriptNumbers {
      */
     private static String fifteenDigitsOrFewer(double value) {
         double x = Math.abs(value);
-        if (x >= 1e15 || x < 1e-7) {
+        if (x >= 1e15 || x < 1e-22) { // below 1e-22, m / 10^22 rounds to zero for every m
             return null;
         }
         for (int k = 0; k <= 22; k++) {

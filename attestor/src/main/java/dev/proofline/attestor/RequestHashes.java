@@ -27,33 +27,25 @@ public record RequestHashes(String outputHash, String schemaHash, String rulesHa
      * its sorted keys with their values' forms), so the canonical request is assembled from them.
      */
     public static RequestHashes of(JsonNode request) {
-        String output = canonical(request.path("submitted_output"), "submitted_output");
-        String schema = canonical(request.path("expected_schema"), "expected_schema");
-        String rules = canonical(rulesDocument(request), "rules");
+        CanonicalWriter output = canonical(request.path("submitted_output"), "submitted_output");
+        CanonicalWriter schema = canonical(request.path("expected_schema"), "expected_schema");
+        CanonicalWriter rules = canonical(rulesDocument(request), "rules");
         canonical(request.path("task_id"), "task_id"); // name the field if an id has no canonical form
         canonical(request.path("agent_id"), "agent_id");
-        String canonicalRequest = CanonicalRequest.canonicalString(request, schema, output);
+        CanonicalWriter canonicalRequest = CanonicalRequest.canonical(request, schema, output);
         return new RequestHashes(
-                Sha256.hex(utf8(output)),
-                Sha256.hex(utf8(schema)),
-                Sha256.hex(utf8(rules)),
-                Sha256.hex(utf8(canonicalRequest)));
+                output.sha256Hex(), schema.sha256Hex(), rules.sha256Hex(), canonicalRequest.sha256Hex());
     }
 
-    private static String canonical(JsonNode value, String field) {
+    private static CanonicalWriter canonical(JsonNode value, String field) {
         try {
-            return CanonicalJson.toCanonicalString(value);
+            return new CanonicalWriter().value(value);
         } catch (CanonicalJsonException e) {
             String where = field.equals("rules")
                     ? e.path().replaceFirst("^\\$\\.", "")
                     : field + e.path().substring(1);
-            throw new CanonicalJsonException(
-                    where, e.getMessage().substring(e.getMessage().indexOf(": ") + 2));
+            throw new CanonicalJsonException(where, e.reason());
         }
-    }
-
-    private static byte[] utf8(String text) {
-        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     public String byName(String name) {

@@ -7,17 +7,29 @@ import tools.jackson.databind.JsonNode;
 
 /** Lowercase hex SHA-256 of a value's RFC 8785 canonical UTF-8 bytes ({@code docs/hashes.md}). */
 public final class Sha256 {
-    private Sha256() {}
-
-    public static String ofCanonical(JsonNode value) {
-        return hex(CanonicalJson.toCanonicalBytes(value));
-    }
-
-    public static String hex(byte[] bytes) {
+    // One digest per thread: looking one up through the provider list costs more than hashing a receipt.
+    private static final ThreadLocal<MessageDigest> DIGESTS = ThreadLocal.withInitial(() -> {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
+    });
+
+    private Sha256() {}
+
+    public static String ofCanonical(JsonNode value) {
+        return new CanonicalWriter().value(value).sha256Hex();
+    }
+
+    public static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(digest(bytes, 0, bytes.length));
+    }
+
+    /** The 32-byte SHA-256 of {@code length} bytes from {@code offset}. */
+    public static byte[] digest(byte[] bytes, int offset, int length) {
+        MessageDigest digest = DIGESTS.get();
+        digest.update(bytes, offset, length);
+        return digest.digest(); // also resets it
     }
 }

@@ -1,10 +1,14 @@
 package dev.proofline.attestor;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 class CanonicalJsonTest {
@@ -83,5 +87,73 @@ class CanonicalJsonTest {
         assertTrue(!trailing.getMessage().contains("more"), trailing.getMessage());
         CanonicalJsonException garbage = assertThrows(CanonicalJsonException.class, () -> StrictJson.parse("hunter2"));
         assertTrue(!garbage.getMessage().contains("hunter2"), garbage.getMessage());
+    }
+
+    /**
+     * The writer encodes strings itself (a plain loop for ASCII, its own UTF-8 for the rest), so it
+     * is checked against the JDK's encoder on random strings from every plane, with every character
+     * that must be escaped and every length of run between them.
+     */
+    @Test
+    void stringsAreTheJdksUtf8WithOnlyTheRequiredEscapes() {
+        Random random = new Random(8785);
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder text = new StringBuilder();
+            int length = random.nextInt(40);
+            for (int i = 0; i < length; i++) {
+                switch (random.nextInt(6)) {
+                    case 0 -> text.append((char) random.nextInt(0x20)); // control characters
+                    case 1 -> text.append("\"\\/".charAt(random.nextInt(3)));
+                    case 2 -> text.append((char) (0x80 + random.nextInt(0x780))); // two UTF-8 bytes
+                    case 3 -> text.append((char) (0x800 + random.nextInt(0xD800 - 0x800))); // three
+                    case 4 -> text.appendCodePoint(0x10000 + random.nextInt(0x100000)); // four, a pair
+                    default -> text.append((char) (0x20 + random.nextInt(0x60)));
+                }
+            }
+            String value = text.toString();
+            byte[] written = new CanonicalWriter(16).string(value).toByteArray();
+            assertArrayEquals(expectedCanonical(value).getBytes(StandardCharsets.UTF_8), written);
+            assertEquals(value, StrictJson.parse(written).stringValue());
+        }
+    }
+
+    /** RFC 8785 section 3.2.2.2, written out character by character. */
+    private static String expectedCanonical(String value) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char c : value.toCharArray()) {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> out.append(c < 0x20 ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    @Test
+    void partsOfOneWriterHashAsTheirOwnCanonicalForm() {
+        ObjectNode inner = (ObjectNode) StrictJson.parse("{\"b\":[1,2.5,\"\u00e9\"],\"a\":null}");
+        CanonicalWriter writer = new CanonicalWriter(16).ascii("{\"x\":");
+        int from = writer.size();
+        writer.value(inner);
+        int to = writer.size();
+        writer.ascii("}");
+        assertEquals(Sha256.ofCanonical(inner), writer.sha256Hex(from, to));
+        assertEquals("{\"x\":{\"a\":null,\"b\":[1,2.5,\"\u00e9\"]}}", writer.toString());
+    }
+
+    @Test
+    void compactTextKeepsTheTreesKeyOrderAndJacksonsNumbers() {
+        JsonNode receipt = StrictJson.parse(
+                "{\"summary\":{\"result\":\"pass\"},\"ratio\":1.0,\"tiny\":1e-9,\"n\":22,\"a\":\"\u00e9\\n\"}");
+        String text = new String(CanonicalWriter.compactInTreeOrder(receipt), StandardCharsets.UTF_8);
+        assertEquals(
+                "{\"summary\":{\"result\":\"pass\"},\"ratio\":1.0,\"tiny\":1.0E-9,\"n\":22,\"a\":\"\u00e9\\n\"}", text);
+        assertEquals(receipt, StrictJson.parse(text));
     }
 }

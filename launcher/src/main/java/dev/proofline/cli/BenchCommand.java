@@ -7,20 +7,27 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code proofline bench [--requests N] [--threads N] [--bootstrap-servers HOST:PORT]}: end-to-end
+ * {@code proofline bench [--requests N] [--threads N] [--only PHASES] [--bootstrap-servers HOST:PORT]}: end-to-end
  * throughput and latency on the embedded broker, beside a raw Kafka pass-through and bare signing.
  */
 final class BenchCommand implements Command {
     @Override
     public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
-        Args args = new Args(words, Set.of("requests", "threads", "bootstrap-servers", "request"));
+        Args args = new Args(words, Set.of("requests", "threads", "bootstrap-servers", "request", "only"));
         args.expectPositionals(0);
         int requests = positiveInt(args.option("requests", "50000"), "--requests");
         int threads = positiveInt(args.option("threads", "2"), "--threads");
         String home = System.getenv(Workspace.HOME_ENV);
         Path template = Path.of(
                 args.option("request", (home != null ? home + "/" : "") + "conformance/requests/invoice-draft.json"));
-        PipelineBench.run(out, template, requests, threads, args.option("bootstrap-servers"));
+        Set<PipelineBench.Phase> phases;
+        try {
+            phases = PipelineBench.Phase.parse(args.option("only", "passthrough,pipeline,preloaded,rest,reads"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(
+                    "--only takes a comma-separated list of passthrough, pipeline, preloaded, rest," + " reads");
+        }
+        PipelineBench.run(out, template, requests, threads, args.option("bootstrap-servers"), phases);
         return 0;
     }
 

@@ -12,10 +12,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -69,7 +73,25 @@ public final class PipelineBench {
         }
     }
 
-    public static void run(PrintStream out, Path template, int count, int streamThreads, String externalBootstrap)
+    /** What a run measures; the sign baselines are always measured, every ratio is taken against them. */
+    public enum Phase {
+        PASSTHROUGH,
+        PIPELINE,
+        PRELOADED,
+        REST,
+        READS;
+
+        public static Set<Phase> parse(String list) {
+            Set<Phase> phases = EnumSet.noneOf(Phase.class);
+            for (String name : list.split(",")) {
+                phases.add(Phase.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+            }
+            return phases;
+        }
+    }
+
+    public static void run(
+            PrintStream out, Path template, int count, int streamThreads, String externalBootstrap, Set<Phase> phases)
             throws Exception {
         PipelineBench bench = new PipelineBench(out, Files.readAllBytes(template), count);
         Path dir = Files.createTempDirectory("proofline-bench");
@@ -79,16 +101,21 @@ public final class PipelineBench {
         double fastSigns = bench.fastSignRate(Duration.ofSeconds(3));
         String signer =
                 SigningKey.generate("bench", new SecureRandom()).signer().implementation();
+        List<String> report = new ArrayList<>();
+        report.add(String.format("bare Ed25519 sign, 1 thread     %,10.0f signs/s", signs));
+        report.add(String.format(
+                "bare Ed25519 sign, 1 thread, as receipts are signed (%s) %,10.0f signs/s (%.2fx)",
+                signer, fastSigns, fastSigns / signs));
         EmbeddedKafkaBroker broker =
                 externalBootstrap == null ? EmbeddedKafkaBroker.start(dir.resolve("kafka"), "127.0.0.1", 0) : null;
         String bootstrap = broker != null ? broker.bootstrapServers() : externalBootstrap;
-        try {
-            Figures raw = bench.passThrough(bootstrap);
-            Figures[] pipeline;
-            Figures rest;
-            Figures scores;
-            Figures leaderboard;
-            Figures recent;
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            Figures raw = null;
+            if (phases.contains(Phase.PASSTHROUGH)) {
+                raw = bench.passThrough(bootstrap);
+                report.add(String.format("raw Kafka pass-through          %,10.0f records/s", raw.rate()));
+            }
+            Figures flat = null;
             try (ProoflineNode node = ProoflineNode.start(
                     ProoflineConfig.load(
                             Map.of(
@@ -101,66 +128,108 @@ public final class PipelineBench {
                                     "application.id",
                                     "bench-" + UUID.randomUUID(),
                                     "streams.num.stream.threads",
-                                    Integer.toString(streamThreads)),
+                                    Integer.toString(streamThreads),
+                                    // Task-level process latency, to print each sub-topology's cost.
+                                    "streams.metrics.recording.level",
+                                    "DEBUG"),
                             System.getenv()),
                     dir)) {
-                pipeline = bench.pipeline(bootstrap, Duration.ofSeconds(15));
+                if (phases.contains(Phase.PIPELINE) || phases.contains(Phase.PRELOADED)) {
+                    bench.warmUp(bootstrap);
+                }
+                if (phases.contains(Phase.PIPELINE)) {
+                    TopicWrites writes = TopicWrites.start(admin);
+                    flat = bench.measure(
+                            "pipeline", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, count, 0);
+                    Map<String, Long> written = writes.since();
+                    Figures paced = bench.paced(bootstrap, flat, Duration.ofSeconds(15));
+                    report.add(String.format(
+                            "pipeline, exactly-once          %,10.0f receipts/s  (all sent at once; p50 %d ms, p99 %d ms:"
+                                    + " queueing)",
+                            flat.rate(), flat.percentile(0.50), flat.percentile(0.99)));
+                    report.add(String.format(
+                            "pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms",
+                            paced.rate(), paced.percentile(0.50), paced.percentile(0.99)));
+                    report.add(WritesPerReceipt.line(written, flat.records()));
+                }
+                if (phases.contains(Phase.PRELOADED)) {
+                    CpuByThread cpu = CpuByThread.start();
+                    Figures preloaded = bench.preloaded(node, bootstrap);
+                    String cpuLine = cpu.line(preloaded.records());
+                    report.add(String.format(
+                            "pipeline, exactly-once, input pre-loaded %,6.0f receipts/s  (%.2fx bare sign; no producer"
+                                    + " competing)",
+                            preloaded.rate(), preloaded.rate() / signs));
+                    report.add(SubTopologyCost.line(node.streamsMetrics()));
+                    report.add(cpuLine);
+                }
                 String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
-                rest = bench.http(
-                        "REST POST /verify/schema",
-                        50,
-                        Math.min(count, 5_000),
-                        n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator));
-                scores = bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
-                leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents"));
-                recent = bench.http(
-                        "REST GET /agents/{id}/receipts",
-                        50,
-                        2_000,
-                        n -> HttpRequest.newBuilder(URI.create(url + "/agents/bench-agent-" + (n % 50) + "/receipts"))
-                                .header("Authorization", "Bearer " + operator) // receipts are for operators
-                                .build());
+                if (phases.contains(Phase.REST)) {
+                    Figures rest = bench.http(
+                            "REST POST /verify/schema",
+                            50,
+                            Math.min(count, 5_000),
+                            n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator));
+                    report.add(String.format(
+                            "REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms",
+                            rest.rate(), rest.percentile(0.50), rest.percentile(0.99)));
+                    Figures many = bench.http(
+                            "REST POST /verify/schema, 500 clients",
+                            500,
+                            Math.min(count, 10_000),
+                            n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator));
+                    report.add(String.format(
+                            "REST POST /verify/schema, 500 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms",
+                            many.rate(), many.percentile(0.50), many.percentile(0.99)));
+                    if (flat != null) {
+                        report.add(String.format(
+                                "REST verify (500 clients) / pipeline (Kafka) %6.2fx", many.rate() / flat.rate()));
+                    }
+                }
+                if (phases.contains(Phase.READS)) {
+                    Figures scores =
+                            bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
+                    Figures leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents"));
+                    Figures recent = bench.http(
+                            "REST GET /agents/{id}/receipts",
+                            50,
+                            2_000,
+                            n -> HttpRequest.newBuilder(
+                                            URI.create(url + "/agents/bench-agent-" + (n % 50) + "/receipts"))
+                                    .header("Authorization", "Bearer " + operator) // receipts are for operators
+                                    .build());
+                    report.add(String.format(
+                            "REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms",
+                            scores.rate(), scores.percentile(0.50), scores.percentile(0.99)));
+                    report.add(String.format(
+                            "REST GET /agents (50 agents), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms",
+                            leaderboard.rate(), leaderboard.percentile(0.50), leaderboard.percentile(0.99)));
+                    report.add(String.format(
+                            "REST GET /agents/{id}/receipts (20 read back), 50 clients %,6.0f answers/s  p50 %d ms,"
+                                    + " p99 %d ms",
+                            recent.rate(), recent.percentile(0.50), recent.percentile(0.99)));
+                }
             }
-            out.println();
-            out.printf("bare Ed25519 sign, 1 thread     %,10.0f signs/s%n", signs);
-            out.printf(
-                    "bare Ed25519 sign, 1 thread, as receipts are signed (%s) %,10.0f signs/s (%.2fx)%n",
-                    signer, fastSigns, fastSigns / signs);
-            out.printf("raw Kafka pass-through          %,10.0f records/s%n", raw.rate());
-            out.printf(
-                    "pipeline, exactly-once          %,10.0f receipts/s  (all sent at once; p50 %d ms, p99 %d ms: queueing)%n",
-                    pipeline[0].rate(), pipeline[0].percentile(0.50), pipeline[0].percentile(0.99));
-            out.printf(
-                    "pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms%n",
-                    pipeline[1].rate(), pipeline[1].percentile(0.50), pipeline[1].percentile(0.99));
-            out.printf(
-                    "REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms%n",
-                    rest.rate(), rest.percentile(0.50), rest.percentile(0.99));
-            out.printf(
-                    "REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms%n",
-                    scores.rate(), scores.percentile(0.50), scores.percentile(0.99));
-            out.printf(
-                    "REST GET /agents (50 agents), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
-                    leaderboard.rate(), leaderboard.percentile(0.50), leaderboard.percentile(0.99));
-            out.printf(
-                    "REST GET /agents/{id}/receipts (20 read back), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms%n",
-                    recent.rate(), recent.percentile(0.50), recent.percentile(0.99));
-            int brokers;
-            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-                brokers = admin.describeCluster().nodes().get().size();
-            }
-            if (brokers >= 3) {
+            int brokers = admin.describeCluster().nodes().get().size();
+            if (brokers >= 3 && flat != null) {
                 // The same pipeline on the same cluster with one replica per partition, in this run.
                 Figures single = bench.singleReplicaPipeline(bootstrap, dir, streamThreads);
-                out.printf(
+                report.add(String.format(
                         "pipeline, %d brokers: replication factor 3 %,.0f receipts/s, replication factor 1 %,.0f"
-                                + " receipts/s (3 / 1 = %.2f)%n",
-                        brokers, pipeline[0].rate(), single.rate(), pipeline[0].rate() / single.rate());
+                                + " receipts/s (3 / 1 = %.2f)",
+                        brokers, flat.rate(), single.rate(), flat.rate() / single.rate()));
             }
-            out.printf("REST verify / pipeline (Kafka)  %10.1f%%%n", 100 * rest.rate() / pipeline[0].rate());
-            out.printf("pipeline / pass-through         %10.1f%%%n", 100 * pipeline[0].rate() / raw.rate());
-            out.printf("pipeline / bare sign (1 core)   %10.1f%%%n", 100 * pipeline[0].rate() / signs);
+            if (flat != null && raw != null) {
+                report.add(String.format("pipeline / pass-through         %10.1f%%", 100 * flat.rate() / raw.rate()));
+            }
+            if (flat != null) {
+                report.add(String.format(
+                        "pipeline / bare sign (1 core)   %10.1f%%  (%.2fx)",
+                        100 * flat.rate() / signs, flat.rate() / signs));
+            }
+            out.println();
+            report.forEach(out::println);
         } finally {
             if (broker != null) {
                 broker.close();
@@ -208,14 +277,38 @@ public final class PipelineBench {
         return measure("raw pass-through", bootstrap, topic, topic, false, requests.length, 0);
     }
 
-    /** Warm-up (the JIT), then as fast as it goes for throughput, then paced below that for latency. */
-    private Figures[] pipeline(String bootstrap, Duration pacedFor) throws Exception {
-        measure("pipeline warm-up", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, warmUpCount(), 0);
-        Figures flat =
-                measure("pipeline", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, requests.length, 0);
+    /**
+     * Runs the pipeline until the JIT is quiet: with the broker, Streams and the clients in one JVM
+     * on two cores, the compiler is busy for minutes, and a figure taken while it compiles measures
+     * the compiler. Rounds of requests until compiling takes under a tenth of a round's time (at most
+     * {@code MAX_WARM_UP_ROUNDS}), each round printed.
+     */
+    private void warmUp(String bootstrap) throws Exception {
+        var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        for (int round = 1; round <= MAX_WARM_UP_ROUNDS; round++) {
+            long compiledBefore = jit.getTotalCompilationTime();
+            long started = System.nanoTime();
+            measure(
+                    "pipeline warm-up " + round,
+                    bootstrap,
+                    Topics.DEFAULT_INPUT,
+                    Topics.DEFAULT_RECEIPTS,
+                    true,
+                    warmUpCount(),
+                    0);
+            double share = (jit.getTotalCompilationTime() - compiledBefore) / ((System.nanoTime() - started) / 1e6);
+            out.printf("  JIT compiling %.0f%% of warm-up round %d%n", 100 * share, round);
+            if (share < 0.10) {
+                return;
+            }
+        }
+    }
+
+    /** Paced below the flat rate, so the latency measured is the pipeline's, not a queue's. */
+    private Figures paced(String bootstrap, Figures flat, Duration pacedFor) throws Exception {
         int rate = (int) Math.max(1, flat.rate() * 0.6);
         int count = (int) Math.min(requests.length, rate * pacedFor.toSeconds());
-        Figures paced = measure(
+        return measure(
                 "pipeline at " + rate + "/s",
                 bootstrap,
                 Topics.DEFAULT_INPUT,
@@ -223,7 +316,33 @@ public final class PipelineBench {
                 true,
                 count,
                 rate);
-        return new Figures[] {flat, paced};
+    }
+
+    /**
+     * The pipeline alone: every request is produced while processing is paused, then the clock runs
+     * from resuming to the last committed receipt, so no producer competes for the cores.
+     */
+    private Figures preloaded(ProoflineNode node, String bootstrap) throws Exception {
+        try (KafkaConsumer<byte[], byte[]> consumer = receiptsReader(bootstrap, Topics.DEFAULT_RECEIPTS, true)) {
+            node.pauseProcessing();
+            produce(bootstrap, Topics.DEFAULT_INPUT, new AtomicLong(), requests.length, 0);
+            long start = System.nanoTime();
+            node.resumeProcessing();
+            int received = 0;
+            long deadline = start + TimeUnit.MINUTES.toNanos(10);
+            while (received < requests.length && System.nanoTime() < deadline) {
+                received += consumer.poll(Duration.ofMillis(100)).count();
+                double elapsed = (System.nanoTime() - start) / 1e9;
+                progress.update(String.format(
+                        "pipeline, pre-loaded: received %,d/%,d  %,.0f/s",
+                        received, requests.length, received / elapsed));
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            Figures figures = new Figures("pipeline, pre-loaded", received, seconds, new long[0]);
+            progress.done(String.format(
+                    "pipeline, pre-loaded: %,d records in %.1f s, %,.0f/s", received, seconds, figures.rate()));
+            return figures;
+        }
     }
 
     /** A second node whose own topics, and Streams' internal ones, have one replica. */
@@ -260,6 +379,8 @@ public final class PipelineBench {
         }
     }
 
+    private static final int MAX_WARM_UP_ROUNDS = 12;
+
     private int warmUpCount() {
         return Math.min(requests.length, 20_000);
     }
@@ -270,18 +391,7 @@ public final class PipelineBench {
             throws Exception {
         AtomicLong sent = new AtomicLong();
         long[] latencies = new long[count];
-        Map<String, Object> consumerConfig = new HashMap<>();
-        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
-        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        consumerConfig.put(
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(outTopic));
-            while (consumer.assignment().isEmpty()) {
-                consumer.poll(Duration.ofMillis(100)); // join before producing, so "latest" misses nothing
-            }
+        try (KafkaConsumer<byte[], byte[]> consumer = receiptsReader(bootstrap, outTopic, readCommitted)) {
             long start = System.nanoTime();
             CompletableFuture<Void> producing =
                     CompletableFuture.runAsync(() -> produce(bootstrap, in, sent, count, perSecond));
@@ -307,6 +417,23 @@ public final class PipelineBench {
             progress.done(String.format("%s: %,d records in %.1f s, %,.0f/s", name, received, seconds, figures.rate()));
             return figures;
         }
+    }
+
+    /** A reader of {@code topic} from its end, already joined, so nothing written after this is missed. */
+    private static KafkaConsumer<byte[], byte[]> receiptsReader(String bootstrap, String topic, boolean readCommitted) {
+        Map<String, Object> consumerConfig = new HashMap<>();
+        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
+        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        consumerConfig.put(
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer.subscribe(List.of(topic));
+        while (consumer.assignment().isEmpty()) {
+            consumer.poll(Duration.ofMillis(100)); // join before producing, so "latest" misses nothing
+        }
+        return consumer;
     }
 
     /**

@@ -311,6 +311,23 @@ public final class ProoflineNode implements AutoCloseable {
         return httpUrl;
     }
 
+    /**
+     * Holds record processing (Streams keeps its threads, tasks and transactions) while input piles
+     * up: the bench uses it to time the pipeline alone on pre-loaded input.
+     */
+    public void pauseProcessing() {
+        streams.pause();
+    }
+
+    public void resumeProcessing() {
+        streams.resume();
+    }
+
+    /** Kafka Streams' own metrics (what the bench reads each sub-topology's cost from). */
+    public Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> streamsMetrics() {
+        return streams.metrics();
+    }
+
     @Override
     public void close() {
         resources.close();

@@ -1,7 +1,9 @@
 package dev.proofline.topology;
 
+import dev.proofline.attestor.CanonicalWriter;
 import dev.proofline.contract.ReceiptFields;
 import dev.proofline.schemas.avro.Receipt;
+import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -31,7 +33,7 @@ public final class Receipts {
                 .setSchemaHash(text(signed, ReceiptFields.SCHEMA_HASH))
                 .setRulesHash(text(signed, ReceiptFields.RULES_HASH))
                 .setCorrelationId(correlationId)
-                .setSignedJson(signed.toString())
+                .setSignedJson(new String(CanonicalWriter.compactInTreeOrder(signed), StandardCharsets.UTF_8))
                 .setSubmittedBy(submitter)
                 .setCounted(signed.path("scoring").path("counted").asBoolean(true))
                 .build();

@@ -21,7 +21,7 @@ import org.apache.kafka.streams.Topology;
  * can be dead-lettered.
  */
 public final class VerificationTopology {
-    static final String SOURCE = "agent-outputs-source";
+    public static final String SOURCE = "agent-outputs-source";
     static final String VERIFY = "verify";
     static final String RECEIPTS_SINK = "receipts-sink";
     static final String DEAD_LETTER_SINK = "dead-letter-sink";
