@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code proofline bench [--requests N] [--threads N] [--only PHASES] [--bootstrap-servers HOST:PORT]}: end-to-end
+ * {@code proofline bench [--requests N] [--threads N] [--only PHASES] [--agents N]
+ * [--bootstrap-servers HOST:PORT]}: end-to-end
  * throughput and latency on the embedded broker, beside a raw Kafka pass-through and bare signing.
  */
 final class BenchCommand implements Command {
     @Override
     public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
-        Args args = new Args(words, Set.of("requests", "threads", "bootstrap-servers", "request", "only"));
+        Args args = new Args(words, Set.of("requests", "threads", "bootstrap-servers", "request", "only", "agents"));
         args.expectPositionals(0);
         int requests = positiveInt(args.option("requests", "50000"), "--requests");
         int threads = positiveInt(args.option("threads", "2"), "--threads");
@@ -27,7 +28,8 @@ final class BenchCommand implements Command {
             throw new UsageException(
                     "--only takes a comma-separated list of passthrough, pipeline, preloaded, rest," + " reads");
         }
-        PipelineBench.run(out, template, requests, threads, args.option("bootstrap-servers"), phases);
+        int agents = positiveInt(args.option("agents", "10000"), "--agents");
+        PipelineBench.run(out, template, requests, threads, args.option("bootstrap-servers"), phases, agents);
         return 0;
     }
 

@@ -44,7 +44,7 @@ public final class ProoflineCli {
               load [--rate N] [--duration S] [--agents K] [--fail-ratio R] [--seed N] [--bootstrap-servers HOST:PORT]
                   publish invoice-like requests at N/s for S seconds (0: until Ctrl-C) from K agents, a
                   share R of them deliberately wrong (agents differ: the first careful, the last sloppy)
-              bench [--requests N] [--threads N] [--only PHASES] [--bootstrap-servers HOST:PORT]
+              bench [--requests N] [--threads N] [--only PHASES] [--agents N] [--bootstrap-servers HOST:PORT]
                   measure the pipeline beside a raw Kafka pass-through and bare Ed25519 signing
 
             Exit codes: 0 success, 1 an invalid receipt, 2 a usage error or an invalid request.

@@ -60,11 +60,13 @@ public final class PipelineBench {
     private final PrintStream out;
     private final Progress progress;
     private final byte[][] requests;
+    private final String template;
 
     PipelineBench(PrintStream out, byte[] template, int count) {
         this.out = out;
         this.progress = new Progress(out);
         String text = new String(template, StandardCharsets.UTF_8);
+        this.template = text;
         this.requests = new byte[count][];
         for (int i = 0; i < count; i++) {
             requests[i] = text.replace("\"invoice-7731-draft\"", "\"bench-" + i + "\"")
@@ -90,8 +92,17 @@ public final class PipelineBench {
         }
     }
 
+    /**
+     * @param agents for the reads: this many more agents are loaded and the leaderboard measured again
+     */
     public static void run(
-            PrintStream out, Path template, int count, int streamThreads, String externalBootstrap, Set<Phase> phases)
+            PrintStream out,
+            Path template,
+            int count,
+            int streamThreads,
+            String externalBootstrap,
+            Set<Phase> phases,
+            int agents)
             throws Exception {
         PipelineBench bench = new PipelineBench(out, Files.readAllBytes(template), count);
         Path dir = Files.createTempDirectory("proofline-bench");
@@ -188,9 +199,20 @@ public final class PipelineBench {
                     }
                 }
                 if (phases.contains(Phase.READS)) {
+                    if (!phases.contains(Phase.PIPELINE) && !phases.contains(Phase.PRELOADED)) {
+                        // Reads need receipts to read: the agents' histories and their recent receipts.
+                        bench.measure(
+                                "reads: loading receipts",
+                                bootstrap,
+                                Topics.DEFAULT_INPUT,
+                                Topics.DEFAULT_RECEIPTS,
+                                true,
+                                bench.warmUpCount(),
+                                0);
+                    }
                     Figures scores =
                             bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
-                    Figures leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents"));
+                    Figures leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents?limit=50"));
                     Figures recent = bench.http(
                             "REST GET /agents/{id}/receipts",
                             50,
@@ -209,6 +231,22 @@ public final class PipelineBench {
                             "REST GET /agents/{id}/receipts (20 read back), 50 clients %,6.0f answers/s  p50 %d ms,"
                                     + " p99 %d ms",
                             recent.rate(), recent.percentile(0.50), recent.percentile(0.99)));
+                    if (agents > 0) {
+                        bench.loadAgents(bootstrap, agents);
+                        Figures many = bench.http(
+                                "REST GET /agents, " + (agents + 50) + " agents",
+                                50,
+                                5_000,
+                                n -> get(url + "/agents?limit=50"));
+                        report.add(String.format(
+                                "REST GET /agents (%,d agents), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms"
+                                        + "  (cost %.2fx that of 50 agents)",
+                                agents + 50,
+                                many.rate(),
+                                many.percentile(0.50),
+                                many.percentile(0.99),
+                                leaderboard.rate() / many.rate()));
+                    }
                 }
             }
             int brokers = admin.describeCluster().nodes().get().size();
@@ -301,6 +339,31 @@ public final class PipelineBench {
             if (share < 0.10) {
                 return;
             }
+        }
+    }
+
+    /** {@code agents} more agents, one receipt each, through the pipeline: for the leaderboard at scale. */
+    private void loadAgents(String bootstrap, int agents) throws Exception {
+        try (KafkaConsumer<byte[], byte[]> consumer = receiptsReader(bootstrap, Topics.DEFAULT_RECEIPTS, true)) {
+            CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produce(
+                    bootstrap,
+                    new AtomicLong(),
+                    agents,
+                    0,
+                    i -> new ProducerRecord<>(
+                            Topics.DEFAULT_INPUT,
+                            "scale-agent-" + i,
+                            template.replace("\"invoice-7731-draft\"", "\"scale-" + i + "\"")
+                                    .replace("\"test-seller-invoice-agent\"", "\"scale-agent-" + i + "\"")
+                                    .getBytes(StandardCharsets.UTF_8))));
+            long start = System.nanoTime();
+            int received = 0;
+            while (received < agents && System.nanoTime() - start < TimeUnit.MINUTES.toNanos(30)) {
+                received += consumer.poll(Duration.ofMillis(100)).count();
+                progress.update(String.format("loading %,d agents: %,d receipts", agents, received));
+            }
+            producing.join();
+            progress.done(String.format("loaded %,d agents in %.1f s", received, (System.nanoTime() - start) / 1e9));
         }
     }
 
@@ -497,6 +560,20 @@ public final class PipelineBench {
     }
 
     private void produce(String bootstrap, String topic, AtomicLong sent, int count, int perSecond) {
+        produce(
+                bootstrap,
+                sent,
+                count,
+                perSecond,
+                i -> new ProducerRecord<>(topic, "bench-agent-" + (i % 50), requests[i]));
+    }
+
+    private void produce(
+            String bootstrap,
+            AtomicLong sent,
+            int count,
+            int perSecond,
+            IntFunction<ProducerRecord<String, byte[]>> record) {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -513,7 +590,7 @@ public final class PipelineBench {
                         java.util.concurrent.locks.LockSupport.parkNanos(wait);
                     }
                 }
-                producer.send(new ProducerRecord<>(topic, "bench-agent-" + (i % 50), requests[i]));
+                producer.send(record.apply(i));
                 sent.incrementAndGet();
             }
             producer.flush();

@@ -39,6 +39,7 @@ import dev.proofline.reputation.query.AgentDirectory;
 import dev.proofline.reputation.query.Instances;
 import dev.proofline.reputation.query.ReceiptIndex;
 import dev.proofline.reputation.query.ReceiptLog;
+import dev.proofline.reputation.query.RecentReceipts;
 import dev.proofline.reputation.query.RoutedAgentHistories;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
@@ -200,8 +201,20 @@ public final class ProoflineNode implements AutoCloseable {
                     receipts,
                     settings.connections().feedClients(),
                     settings.connections().feedConnected());
+            RecentReceipts recentReceipts = new RecentReceipts(settings.receiptCacheBytes());
+            // One reader of every committed receipt feeds the callers waiting on it, the live feed and
+            // the cache that answers reads of recent receipts.
             CorrelatedReplies replies = resources.add(new CorrelatedReplies(
-                    CorrelatedReplies.consumer(client, false), topics, true, liveFeed, "proofline-replies"));
+                    CorrelatedReplies.consumer(client, false),
+                    topics,
+                    true,
+                    reply -> {
+                        liveFeed.accept(reply);
+                        if (reply.isReceipt()) {
+                            recentReceipts.add(reply.partition(), reply.offset(), reply.value());
+                        }
+                    },
+                    "proofline-replies"));
             VerificationFrontDoor verification = new VerificationFrontDoor(
                     engine.parser(),
                     frontDoor,
@@ -216,7 +229,7 @@ public final class ProoflineNode implements AutoCloseable {
             Instances instances = new Instances(
                     streams, new HostInfo(settings.host(), httpPort), InstanceCredential.HEADER, credential.value());
             RoutedAgentHistories histories = new RoutedAgentHistories(instances);
-            ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts));
+            ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts, recentReceipts));
             ScoreQueries scoreQueries =
                     new ScoreQueries(histories, new ScoreAnswers(engineSettings, attestor, Clock.systemUTC()));
             Metering metering = metering(settings, client, replication, secret, publicUrl, metrics, resources);

@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param replicationFactor  set, or 1 on the embedded broker; empty: decided by {@link Replication}
  * @param minInsyncReplicas  set; empty: decided by {@link Replication}
  * @param publicUrl          empty: this node's own HTTP address
+ * @param receiptCacheBytes  memory for the newest receipts, read back without the broker
  * @param budgetSteps        the most evaluation steps one request may take
  * @param retention          how long each topic Proofline creates keeps its records
  * @param connections        caps on live-feed and MCP connections
@@ -44,6 +45,7 @@ public record ProoflineSettings(
         int maxRequestBytes,
         Duration verifyTimeout,
         Duration receiptIndexRetention,
+        long receiptCacheBytes,
         long budgetSteps,
         TopicRetention retention,
         ConnectionLimits connections,
@@ -86,6 +88,7 @@ public record ProoflineSettings(
                 Settings.MAX_REQUEST_BYTES.in(config),
                 Settings.VERIFY_TIMEOUT.in(config),
                 Settings.RECEIPT_INDEX_RETENTION.in(config),
+                Settings.RECEIPTS_CACHE_MB.in(config) * 1024L * 1024L,
                 Settings.VERIFY_BUDGET_STEPS.in(config),
                 new TopicRetention(
                         Settings.INPUT_RETENTION_MS.in(config),

@@ -72,6 +72,13 @@ public final class Settings {
             "receipts.index.retention.hours",
             168,
             "how long GET /receipts/{verification_id} can find a receipt (the receipts topic must keep it as long)");
+    public static final Setting<Integer> RECEIPTS_CACHE_MB = Setting.integer(
+            "receipts.cache.mb",
+            64,
+            0,
+            65536,
+            "memory for the newest receipts, read back without the broker (GET /agents/{id}/receipts,"
+                    + " /receipts/{id}); 0 turns it off");
 
     public static final Setting<Long> VERIFY_BUDGET_STEPS = new Setting<>(
             "verify.budget.steps",
@@ -191,6 +198,7 @@ public final class Settings {
             VERIFY_TIMEOUT,
             VERIFY_BUDGET_STEPS,
             RECEIPT_INDEX_RETENTION,
+            RECEIPTS_CACHE_MB,
             INPUT_RETENTION_MS,
             RECEIPTS_RETENTION_MS,
             DEAD_LETTER_RETENTION_MS,

@@ -24,7 +24,8 @@ import org.apache.kafka.streams.state.WindowStore;
 /**
  * Trust scores ({@code docs/scores.md}) as a KTable: {@code receipts} (keyed by agent id) → every receipt indexed by
  * verification id ({@code receipt-index}) → counted receipts only →
- * {@code agent-history} store, backed by its changelog and queryable → every change published to
+ * {@code agent-history} store, backed by its changelog and queryable → each change ranked in
+ * {@code agent-ranks} (leaderboard order, rebuilt from the histories) and published to
  * the compacted scores topic ({@code agent-scores} by default). It reads nothing but the receipts topic, so replaying
  * receipts into a fresh application id rebuilds the same scores.
  */
@@ -61,8 +62,13 @@ public final class ReputationTopology {
                         Materialized.<String, AgentHistory, KeyValueStore<Bytes, byte[]>>as(STORE)
                                 .withKeySerde(Serdes.String())
                                 .withValueSerde(new AgentHistorySerde()));
+        // Agents in leaderboard order, derived from the histories (no changelog of its own).
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(AgentRanks.STORE), Serdes.Bytes(), Serdes.ByteArray())
+                .withLoggingDisabled());
         histories
                 .toStream()
+                .processValues(RankAgents.supplier(), AgentRanks.STORE, STORE)
                 .mapValues(ReputationTopology::scoreUpdate)
                 .to(topics.scores(), Produced.with(Serdes.String(), scores));
         return histories;

@@ -34,9 +34,11 @@ import org.slf4j.LoggerFactory;
 public final class CorrelatedReplies implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CorrelatedReplies.class);
 
-    /** One record of the receipts or the dead-letter topic, as read. */
-    /** A receipt or dead letter; {@code key} is the record key (a receipt's agent or task id), maybe null. */
-    public record Reply(boolean isReceipt, String correlationId, String key, byte[] value) {
+    /**
+     * A receipt or dead letter as read; {@code key} is the record key (a receipt's agent or task id),
+     * maybe null; {@code partition} and {@code offset} say where it is in its topic.
+     */
+    public record Reply(boolean isReceipt, String correlationId, String key, byte[] value, int partition, long offset) {
         /** The value as text: a dead letter's error document. */
         public String text() {
             return new String(value, StandardCharsets.UTF_8);
@@ -129,7 +131,13 @@ public final class CorrelatedReplies implements AutoCloseable {
         String correlationId =
                 header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-        Reply reply = new Reply(record.topic().equals(receiptsTopic), correlationId, key, record.value());
+        Reply reply = new Reply(
+                record.topic().equals(receiptsTopic),
+                correlationId,
+                key,
+                record.value(),
+                record.partition(),
+                record.offset());
         try {
             everyRecord.accept(reply);
         } catch (RuntimeException e) {

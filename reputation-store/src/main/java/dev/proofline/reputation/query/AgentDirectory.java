@@ -1,12 +1,14 @@
 package dev.proofline.reputation.query;
 
-import dev.proofline.reputation.AgentHistory;
+import dev.proofline.reputation.AgentRanks;
 import dev.proofline.reputation.AgentSummary;
 import dev.proofline.reputation.ReputationTopology;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -49,16 +51,29 @@ public final class AgentDirectory {
                 List.copyOf(best.subList(0, Math.min(limit, best.size()))), count, parts.asked(), parts.complete());
     }
 
-    /** This instance's own agents (the partitions it processes), best first. */
+    /**
+     * This instance's own agents (the partitions it processes), best first: the first {@code limit}
+     * rows of each partition's rank store; the cost grows with the limit, not with the number of agents.
+     */
     public LocalPart local(int limit) {
-        ReadOnlyKeyValueStore<String, AgentHistory> store = instances.localStore(
-                ReputationTopology.STORE, QueryableStoreTypes.<String, AgentHistory>keyValueStore());
-        List<AgentSummary> all = new ArrayList<>();
-        try (KeyValueIterator<String, AgentHistory> it = store.all()) {
-            it.forEachRemaining(kv -> all.add(AgentSummary.of(kv.value)));
+        List<AgentSummary> best = new ArrayList<>();
+        long count = 0;
+        for (ReadOnlyKeyValueStore<Bytes, byte[]> ranks :
+                instances.localPartitionStores(AgentRanks.STORE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())) {
+            count += AgentRanks.count(ranks.get(AgentRanks.COUNT));
+            try (KeyValueIterator<Bytes, byte[]> top = ranks.range(AgentRanks.FIRST_RANK, AgentRanks.COUNT)) {
+                for (int taken = 0; taken < limit && top.hasNext(); ) {
+                    KeyValue<Bytes, byte[]> entry = top.next();
+                    if (entry.key.equals(AgentRanks.COUNT)) {
+                        break; // the range's upper end is inclusive
+                    }
+                    best.add(AgentRanks.row(entry.value));
+                    taken++;
+                }
+            }
         }
-        all.sort(AgentSummary.BEST_FIRST);
-        return new LocalPart(List.copyOf(all.subList(0, Math.min(limit, all.size()))), all.size());
+        best.sort(AgentSummary.BEST_FIRST);
+        return new LocalPart(List.copyOf(best.subList(0, Math.min(limit, best.size()))), count);
     }
 
     private LocalPart ask(HostInfo instance, int limit) {

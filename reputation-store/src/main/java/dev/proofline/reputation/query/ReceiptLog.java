@@ -32,8 +32,14 @@ public final class ReceiptLog implements AutoCloseable {
     private final List<KafkaConsumer<byte[], byte[]>> all = new ArrayList<>(READERS);
     private final String topic;
     private final AvroSerde<Receipt> receipts;
+    private final RecentReceipts recent;
 
     public ReceiptLog(Map<String, Object> client, String topic, AvroSerde<Receipt> receipts) {
+        this(client, topic, receipts, new RecentReceipts(0));
+    }
+
+    /** With the newest receipts kept in memory: those are read without going to the broker. */
+    public ReceiptLog(Map<String, Object> client, String topic, AvroSerde<Receipt> receipts, RecentReceipts recent) {
         Map<String, Object> config = new HashMap<>(client);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -50,6 +56,7 @@ public final class ReceiptLog implements AutoCloseable {
         }
         this.topic = topic;
         this.receipts = receipts;
+        this.recent = recent;
     }
 
     /**
@@ -58,6 +65,24 @@ public final class ReceiptLog implements AutoCloseable {
      * are kept, so receipts close together cost one fetch.
      */
     public List<Optional<Receipt>> read(List<ReceiptPosition> positions) {
+        Map<ReceiptPosition, Receipt> cached = new HashMap<>();
+        for (ReceiptPosition position : positions) {
+            recent.find(position).ifPresent(value -> cached.put(position, receipts.deserialize(value)));
+        }
+        if (cached.size() == positions.size()) {
+            return positions.stream().map(p -> Optional.of(cached.get(p))).toList();
+        }
+        List<ReceiptPosition> missing =
+                positions.stream().filter(p -> !cached.containsKey(p)).toList();
+        List<Optional<Receipt>> fromKafka = readFromKafka(missing);
+        for (int i = 0; i < missing.size(); i++) {
+            ReceiptPosition position = missing.get(i);
+            fromKafka.get(i).ifPresent(receipt -> cached.put(position, receipt));
+        }
+        return positions.stream().map(p -> Optional.ofNullable(cached.get(p))).toList();
+    }
+
+    private List<Optional<Receipt>> readFromKafka(List<ReceiptPosition> positions) {
         KafkaConsumer<byte[], byte[]> consumer;
         try {
             consumer = idle.take();

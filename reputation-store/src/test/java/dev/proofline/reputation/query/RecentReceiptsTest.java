@@ -1,0 +1,37 @@
+package dev.proofline.reputation.query;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.reputation.ReceiptPosition;
+import org.junit.jupiter.api.Test;
+
+class RecentReceiptsTest {
+
+    @Test
+    void keepsTheNewestWithinItsBytesAndDropsTheOldestFirst() {
+        int entry = 1000 + RecentReceipts.OVERHEAD_BYTES;
+        RecentReceipts recent = new RecentReceipts(10L * entry);
+        for (int offset = 0; offset < 25; offset++) {
+            recent.add(offset % 3, offset, new byte[1000]);
+            assertTrue(recent.bytes() <= 10L * entry, "never over its bound");
+        }
+        assertEquals(10, recent.size());
+        assertTrue(recent.find(new ReceiptPosition(14 % 3, 14)).isEmpty(), "an old one is gone");
+        assertTrue(recent.find(new ReceiptPosition(24 % 3, 24)).isPresent(), "the newest is kept");
+    }
+
+    @Test
+    void aPositionIsKeptOnceAndZeroBytesKeepsNothing() {
+        RecentReceipts recent = new RecentReceipts(1 << 20);
+        recent.add(0, 7, new byte[] {1});
+        recent.add(0, 7, new byte[] {2}); // read again (a rebalance): a position's record never changes
+        assertArrayEquals(new byte[] {1}, recent.find(new ReceiptPosition(0, 7)).orElseThrow());
+        assertEquals(1 + RecentReceipts.OVERHEAD_BYTES, recent.bytes());
+
+        RecentReceipts off = new RecentReceipts(0);
+        off.add(0, 1, new byte[] {1});
+        assertEquals(0, off.size());
+    }
+}
