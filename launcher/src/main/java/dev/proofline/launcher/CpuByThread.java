@@ -35,6 +35,12 @@ final class CpuByThread {
 
     /** One line: CPU per receipt and the share of each kind of thread. */
     String line(long receipts) {
+        return line("receipt", receipts);
+    }
+
+    /** The same per answer of any kind. */
+    String line(String per, long answers) {
+        long receipts = answers;
         Map<Long, Long> after = snapshot();
         Map<String, Long> byKind = new LinkedHashMap<>();
         long threadsTotal = 0;
@@ -45,7 +51,7 @@ final class CpuByThread {
         }
         long process = processCpuNanos() - processBefore;
         StringBuilder line = new StringBuilder(String.format(
-                "CPU per receipt, whole process  %,10.0f µs  (", process / 1000.0 / Math.max(1, receipts)));
+                "CPU per %s, whole process  %,10.0f µs  (", per, process / 1000.0 / Math.max(1, receipts)));
         long total = Math.max(1, process);
         byKind.entrySet().stream()
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
@@ -87,6 +93,8 @@ final class CpuByThread {
                 || thread.startsWith("log-")
                 || thread.startsWith("ReplicaFetcher")) {
             return "broker";
+        } else if (thread.startsWith("JettyServerThreadPool") || thread.startsWith("Javalin")) {
+            return "HTTP server";
         } else if (thread.startsWith("proofline-")) {
             return "node readers";
         }

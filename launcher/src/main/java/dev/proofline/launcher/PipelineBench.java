@@ -177,6 +177,7 @@ public final class PipelineBench {
                 String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
                 if (phases.contains(Phase.REST)) {
+                    CpuByThread restCpu = CpuByThread.start();
                     Figures rest = bench.http(
                             "REST POST /verify/schema",
                             50,
@@ -185,6 +186,7 @@ public final class PipelineBench {
                     report.add(String.format(
                             "REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms",
                             rest.rate(), rest.percentile(0.50), rest.percentile(0.99)));
+                    report.add(restCpu.line("REST receipt", rest.records()));
                     Figures many = bench.http(
                             "REST POST /verify/schema, 500 clients",
                             500,
