@@ -34,6 +34,7 @@ import dev.proofline.query.payment.X402Payments;
 import dev.proofline.query.score.ScoreAnswers;
 import dev.proofline.query.score.ScoreQueries;
 import dev.proofline.query.verify.VerificationFrontDoor;
+import dev.proofline.reputation.AgentRankings;
 import dev.proofline.reputation.ReputationTopology;
 import dev.proofline.reputation.query.AgentDirectory;
 import dev.proofline.reputation.query.Instances;
@@ -174,7 +175,8 @@ public final class ProoflineNode implements AutoCloseable {
             PrometheusMetrics metrics = resources.add(new PrometheusMetrics());
             metrics.countForgeries(stamp::forgedCount, callers::forgedCount);
             StreamsBuilder builder = new StreamsBuilder();
-            ReputationTopology.addTo(builder, topics, receipts, scores, settings.receiptIndexRetention());
+            AgentRankings rankings = new AgentRankings();
+            ReputationTopology.addTo(builder, topics, receipts, scores, settings.receiptIndexRetention(), rankings);
             Properties props = streamsProperties(settings, bootstrap);
             props.putAll(replication.streamsConfigs());
             props.putAll(settings.streamsOverrides()); // an operator's streams.* setting still wins
@@ -254,7 +256,7 @@ public final class ProoflineNode implements AutoCloseable {
                     new VerifyRoutes(verification, metering, publicUrl),
                     payments,
                     new ScoreRoutes(scoreQueries, histories, metering, publicUrl),
-                    new AgentRoutes(new AgentDirectory(instances), histories, receiptLog),
+                    new AgentRoutes(new AgentDirectory(instances, rankings), histories, receiptLog),
                     new ReceiptRoutes(new ReceiptIndex(instances), receiptLog),
                     liveFeed,
                     new DashboardRoutes(),

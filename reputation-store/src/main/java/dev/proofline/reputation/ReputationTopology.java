@@ -25,7 +25,7 @@ import org.apache.kafka.streams.state.WindowStore;
  * Trust scores ({@code docs/scores.md}) as a KTable: {@code receipts} (keyed by agent id) → every receipt indexed by
  * verification id ({@code receipt-index}) → counted receipts only →
  * {@code agent-history} store, backed by its changelog and queryable → each change ranked in
- * {@code agent-ranks} (leaderboard order, rebuilt from the histories) and published to
+ * {@link AgentRankings} (leaderboard order, in memory, rebuilt from the histories) and published to
  * the compacted scores topic ({@code agent-scores} by default). It reads nothing but the receipts topic, so replaying
  * receipts into a fresh application id rebuilds the same scores.
  */
@@ -41,7 +41,8 @@ public final class ReputationTopology {
             Topics topics,
             Serde<Receipt> receipts,
             Serde<ScoreUpdate> scores,
-            Duration indexRetention) {
+            Duration indexRetention,
+            AgentRankings rankings) {
         builder.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false),
                 Serdes.String(),
@@ -62,13 +63,9 @@ public final class ReputationTopology {
                         Materialized.<String, AgentHistory, KeyValueStore<Bytes, byte[]>>as(STORE)
                                 .withKeySerde(Serdes.String())
                                 .withValueSerde(new AgentHistorySerde()));
-        // Agents in leaderboard order, derived from the histories (no changelog of its own).
-        builder.addStateStore(Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(AgentRanks.STORE), Serdes.Bytes(), Serdes.ByteArray())
-                .withLoggingDisabled());
         histories
                 .toStream()
-                .processValues(RankAgents.supplier(), AgentRanks.STORE, STORE)
+                .processValues(RankAgents.supplier(rankings), STORE)
                 .mapValues(ReputationTopology::scoreUpdate)
                 .to(topics.scores(), Produced.with(Serdes.String(), scores));
         return histories;

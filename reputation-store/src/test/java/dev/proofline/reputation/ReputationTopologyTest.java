@@ -33,7 +33,8 @@ class ReputationTopologyTest {
 
     private TopologyTestDriver driver(String applicationId) {
         StreamsBuilder builder = new StreamsBuilder();
-        ReputationTopology.addTo(builder, Topics.defaults(), receipts, scores, java.time.Duration.ofDays(7));
+        ReputationTopology.addTo(
+                builder, Topics.defaults(), receipts, scores, java.time.Duration.ofDays(7), new AgentRankings());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

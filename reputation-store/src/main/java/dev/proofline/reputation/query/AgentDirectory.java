@@ -1,18 +1,13 @@
 package dev.proofline.reputation.query;
 
-import dev.proofline.reputation.AgentRanks;
+import dev.proofline.reputation.AgentRankings;
 import dev.proofline.reputation.AgentSummary;
 import dev.proofline.reputation.ReputationTopology;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.HostInfo;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -31,9 +26,11 @@ public final class AgentDirectory {
     public record LocalPart(List<AgentSummary> best, long agentCount) {}
 
     private final Instances instances;
+    private final AgentRankings rankings;
 
-    public AgentDirectory(Instances instances) {
+    public AgentDirectory(Instances instances, AgentRankings rankings) {
         this.instances = instances;
+        this.rankings = rankings;
     }
 
     public Leaderboard leaderboard(int limit) {
@@ -51,29 +48,10 @@ public final class AgentDirectory {
                 List.copyOf(best.subList(0, Math.min(limit, best.size()))), count, parts.asked(), parts.complete());
     }
 
-    /**
-     * This instance's own agents (the partitions it processes), best first: the first {@code limit}
-     * rows of each partition's rank store; the cost grows with the limit, not with the number of agents.
-     */
+    /** This instance's own agents (the partitions it processes), best first, from its rankings. */
     public LocalPart local(int limit) {
-        List<AgentSummary> best = new ArrayList<>();
-        long count = 0;
-        for (ReadOnlyKeyValueStore<Bytes, byte[]> ranks :
-                instances.localPartitionStores(AgentRanks.STORE, QueryableStoreTypes.<Bytes, byte[]>keyValueStore())) {
-            count += AgentRanks.count(ranks.get(AgentRanks.COUNT));
-            try (KeyValueIterator<Bytes, byte[]> top = ranks.range(AgentRanks.FIRST_RANK, AgentRanks.COUNT)) {
-                for (int taken = 0; taken < limit && top.hasNext(); ) {
-                    KeyValue<Bytes, byte[]> entry = top.next();
-                    if (entry.key.equals(AgentRanks.COUNT)) {
-                        break; // the range's upper end is inclusive
-                    }
-                    best.add(AgentRanks.row(entry.value));
-                    taken++;
-                }
-            }
-        }
-        best.sort(AgentSummary.BEST_FIRST);
-        return new LocalPart(List.copyOf(best.subList(0, Math.min(limit, best.size()))), count);
+        instances.requireRunning();
+        return new LocalPart(rankings.best(limit), rankings.agentCount());
     }
 
     private LocalPart ask(HostInfo instance, int limit) {

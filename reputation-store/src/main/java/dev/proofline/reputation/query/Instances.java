@@ -74,32 +74,6 @@ public final class Instances {
     }
 
     /**
-     * This instance's own copy of {@code store}, one per partition it processes: for stores whose
-     * order matters within a partition (a range scan of one task's store is sorted, the union of
-     * several is not).
-     */
-    public <T> List<T> localPartitionStores(String store, QueryableStoreType<T> type) {
-        try {
-            java.util.Set<Integer> partitions = new java.util.TreeSet<>();
-            streams.metadataForLocalThreads()
-                    .forEach(thread -> thread.activeTasks()
-                            .forEach(task -> partitions.add(task.taskId().partition())));
-            List<T> stores = new ArrayList<>();
-            for (int partition : partitions) {
-                try {
-                    stores.add(streams.store(
-                            StoreQueryParameters.fromNameAndType(store, type).withPartition(partition)));
-                } catch (InvalidStateStoreException e) {
-                    // a task of another sub-topology has this partition number: it holds no such store
-                }
-            }
-            return stores;
-        } catch (InvalidStateStoreException e) {
-            throw new NotQueryableException(e.getMessage());
-        }
-    }
-
-    /**
      * Asks every instance that holds {@code store}: this one through {@code local}, the others
      * through {@code remote}. An instance that cannot answer makes the result incomplete rather than
      * failing it; the caller decides what an incomplete answer means.

@@ -10,12 +10,12 @@ import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -23,35 +23,41 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
-/** The rank store is the leaderboard's order, kept by byte order alone. */
-class AgentRanksTest {
-
-    /** Unsigned lexicographic, as RocksDB and the in-memory stores compare keys. */
-    private static final Comparator<Bytes> STORE_ORDER = Comparator.naturalOrder();
+/** The rankings are the leaderboard's order of the current histories, one row per agent. */
+class AgentRankingsTest {
 
     @Test
-    void rankKeysSortAsTheLeaderboard() {
+    void aRankingFollowsEveryChangeOfItsRows() {
+        AgentRankings rankings = new AgentRankings();
+        AgentRankings.Ranking ranking = rankings.start(0, new AgentRankings.Ranking());
         Random random = new Random(42);
-        String[] ids = {"a", "b", "ab", "é", "\uD83D\uDE00", "\uFFFD", "z", "agent-1", "agent-10", "agent-2"};
-        List<AgentSummary> rows = new ArrayList<>();
-        for (int i = 0; i < 5_000; i++) {
-            String id = ids[random.nextInt(ids.length)] + (random.nextBoolean() ? "" : ids[random.nextInt(ids.length)]);
-            rows.add(new AgentSummary(id + i % 7, random.nextInt(50), random.nextInt(20), null, null));
+        Map<String, AgentSummary> current = new HashMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            String agent = "agent-" + random.nextInt(500);
+            AgentSummary before = current.get(agent);
+            long passed = (before == null ? 0 : before.passed()) + (random.nextInt(10) < 7 ? 1 : 0);
+            long failed = (before == null ? 0 : before.failed()) + (random.nextInt(10) < 3 ? 1 : 0);
+            AgentSummary row = new AgentSummary(agent, passed, failed, "t" + i, "pass");
+            current.put(agent, row);
+            ranking.update(row);
         }
-        List<AgentSummary> byBytes = new ArrayList<>(rows);
-        byBytes.sort(Comparator.comparing(r -> AgentRanks.rankKey(r.agentId(), r.passed(), r.failed()), STORE_ORDER));
-        List<AgentSummary> expected = new ArrayList<>(rows);
+        List<AgentSummary> expected = new ArrayList<>(current.values());
         expected.sort(AgentSummary.BEST_FIRST);
-        assertEquals(expected, byBytes);
+        assertEquals(expected, rankings.best(10_000));
+        assertEquals(expected.subList(0, 50), rankings.best(50));
+        assertEquals(500, rankings.agentCount());
+        rankings.stop(0, ranking);
+        assertEquals(0, rankings.agentCount(), "a task that leaves takes its agents along");
     }
 
     @Test
-    void theRankStoreFollowsEveryScoreChange() {
+    void theTopologyRanksItsHistories() {
         InMemorySchemaRegistry registry = new InMemorySchemaRegistry();
         AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
         AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
+        AgentRankings rankings = new AgentRankings();
         StreamsBuilder builder = new StreamsBuilder();
-        ReputationTopology.addTo(builder, Topics.defaults(), receipts, scores, Duration.ofDays(7));
+        ReputationTopology.addTo(builder, Topics.defaults(), receipts, scores, Duration.ofDays(7), rankings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ranks");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -69,16 +75,8 @@ class AgentRanksTest {
             List<AgentSummary> expected = new ArrayList<>();
             histories.all().forEachRemaining(kv -> expected.add(AgentSummary.of(kv.value)));
             expected.sort(AgentSummary.BEST_FIRST);
-
-            KeyValueStore<Bytes, byte[]> ranks = driver.getKeyValueStore(AgentRanks.STORE);
-            List<AgentSummary> ranked = new ArrayList<>();
-            ranks.range(AgentRanks.FIRST_RANK, AgentRanks.COUNT).forEachRemaining(kv -> {
-                if (!kv.key.equals(AgentRanks.COUNT)) {
-                    ranked.add(AgentRanks.row(kv.value));
-                }
-            });
-            assertEquals(expected, ranked, "one current row per agent, in order");
-            assertEquals(expected.size(), AgentRanks.count(ranks.get(AgentRanks.COUNT)));
+            assertEquals(expected, rankings.best(1_000), "one current row per agent, in order");
+            assertEquals(expected.size(), rankings.agentCount());
         }
     }
 }
