@@ -177,6 +177,17 @@ public final class PipelineBench {
                 String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
                 if (phases.contains(Phase.REST)) {
+                    bench.untilJitQuiet(
+                            "REST warm-up",
+                            8,
+                            round -> bench.http(
+                                    "REST warm-up " + round,
+                                    50,
+                                    2_000,
+                                    n -> post(
+                                            url + "/verify/schema",
+                                            bench.requests[n % bench.requests.length],
+                                            operator)));
                     CpuByThread restCpu = CpuByThread.start();
                     Figures rest = bench.http(
                             "REST POST /verify/schema",
@@ -212,6 +223,11 @@ public final class PipelineBench {
                                 bench.warmUpCount(),
                                 0);
                     }
+                    bench.untilJitQuiet("reads warm-up", 6, round -> {
+                        bench.http(
+                                "reads warm-up " + round, 50, 2_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
+                        bench.http("reads warm-up " + round, 50, 1_000, n -> get(url + "/agents?limit=50"));
+                    });
                     Figures scores =
                             bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
                     Figures leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents?limit=50"));
@@ -324,20 +340,33 @@ public final class PipelineBench {
      * {@code MAX_WARM_UP_ROUNDS}), each round printed.
      */
     private void warmUp(String bootstrap) throws Exception {
+        untilJitQuiet(
+                "pipeline warm-up",
+                MAX_WARM_UP_ROUNDS,
+                round -> measure(
+                        "pipeline warm-up " + round,
+                        bootstrap,
+                        Topics.DEFAULT_INPUT,
+                        Topics.DEFAULT_RECEIPTS,
+                        true,
+                        warmUpCount(),
+                        0));
+    }
+
+    /** A warm-up step that may fail; {@code round} counts from 1. */
+    private interface Round {
+        void run(int round) throws Exception;
+    }
+
+    /** Rounds until compiling takes under a tenth of a round's time, or {@code maxRounds}. */
+    private void untilJitQuiet(String name, int maxRounds, Round round) throws Exception {
         var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-        for (int round = 1; round <= MAX_WARM_UP_ROUNDS; round++) {
+        for (int n = 1; n <= maxRounds; n++) {
             long compiledBefore = jit.getTotalCompilationTime();
             long started = System.nanoTime();
-            measure(
-                    "pipeline warm-up " + round,
-                    bootstrap,
-                    Topics.DEFAULT_INPUT,
-                    Topics.DEFAULT_RECEIPTS,
-                    true,
-                    warmUpCount(),
-                    0);
+            round.run(n);
             double share = (jit.getTotalCompilationTime() - compiledBefore) / ((System.nanoTime() - started) / 1e6);
-            out.printf("  JIT compiling %.0f%% of warm-up round %d%n", 100 * share, round);
+            out.printf("  JIT compiling %.0f%% of %s round %d%n", 100 * share, name, n);
             if (share < 0.10) {
                 return;
             }
