@@ -81,7 +81,8 @@ public final class PipelineBench {
         PIPELINE,
         PRELOADED,
         REST,
-        READS;
+        READS,
+        SIZES;
 
         public static Set<Phase> parse(String list) {
             Set<Phase> phases = EnumSet.noneOf(Phase.class);
@@ -145,7 +146,9 @@ public final class PipelineBench {
                                     "DEBUG"),
                             System.getenv()),
                     dir)) {
-                if (phases.contains(Phase.PIPELINE) || phases.contains(Phase.PRELOADED)) {
+                if (phases.contains(Phase.PIPELINE)
+                        || phases.contains(Phase.PRELOADED)
+                        || phases.contains(Phase.SIZES)) {
                     bench.warmUp(bootstrap);
                 }
                 if (phases.contains(Phase.PIPELINE)) {
@@ -209,6 +212,11 @@ public final class PipelineBench {
                     if (flat != null) {
                         report.add(String.format(
                                 "REST verify (500 clients) / pipeline (Kafka) %6.2fx", many.rate() / flat.rate()));
+                    }
+                }
+                if (phases.contains(Phase.SIZES)) {
+                    for (int bytes : new int[] {1_000, 10_000, 100_000, 1_000_000}) {
+                        report.add(bench.sized(bootstrap, bytes));
                     }
                 }
                 if (phases.contains(Phase.READS)) {
@@ -396,6 +404,79 @@ public final class PipelineBench {
             producing.join();
             progress.done(String.format("loaded %,d agents in %.1f s", received, (System.nanoTime() - start) / 1e9));
         }
+    }
+
+    /**
+     * Requests of one size: as fast as they go (all sent at once, after a warm-up of the same size),
+     * then one at a time for the latency of a lone request. Dead letters are counted too, so a size
+     * the pipeline refuses ends the phase instead of waiting for receipts that never come.
+     */
+    private String sized(String bootstrap, int bytes) throws Exception {
+        byte[] request = SizedRequests.grownTo(template, bytes).getBytes(StandardCharsets.UTF_8);
+        int count = (int) Math.max(20, Math.min(requests.length, 40_000_000L / request.length));
+        IntFunction<ProducerRecord<String, byte[]>> records =
+                i -> new ProducerRecord<>(Topics.DEFAULT_INPUT, "bench-agent-" + (i % 50), request);
+        try (KafkaConsumer<byte[], byte[]> answers = answersReader(bootstrap)) {
+            long[] outcome = drain(answers, bootstrap, Math.min(count, 200), records); // warm-up
+            long start = System.nanoTime();
+            outcome = drain(answers, bootstrap, count, records);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long[] lone = new long[Math.min(count, 30)];
+            for (int i = 0; i < lone.length; i++) {
+                long sent = System.nanoTime();
+                drain(answers, bootstrap, 1, records);
+                lone[i] = (System.nanoTime() - sent) / 1_000_000;
+            }
+            Arrays.sort(lone);
+            return String.format(
+                    "requests of %,9d bytes: %,7.0f receipts/s (%,6.1f MB/s), %,d dead letters; one at a time p50 %d"
+                            + " ms, p99 %d ms",
+                    request.length,
+                    outcome[0] / seconds,
+                    outcome[0] * (double) request.length / seconds / 1e6,
+                    outcome[1],
+                    lone[lone.length / 2],
+                    lone[lone.length - 1]);
+        }
+    }
+
+    /** Sends {@code count} records and waits for as many receipts and dead letters; returns both counts. */
+    private long[] drain(
+            KafkaConsumer<byte[], byte[]> answers,
+            String bootstrap,
+            int count,
+            IntFunction<ProducerRecord<String, byte[]>> records) {
+        produce(bootstrap, new AtomicLong(), count, 0, records);
+        long receipts = 0;
+        long deadLetters = 0;
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (receipts + deadLetters < count && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> answer : answers.poll(Duration.ofMillis(20))) {
+                if (answer.topic().equals(Topics.DEFAULT_RECEIPTS)) {
+                    receipts++;
+                } else {
+                    deadLetters++;
+                }
+            }
+        }
+        return new long[] {receipts, deadLetters};
+    }
+
+    /** Reads receipts and dead letters from their ends, committed records only. */
+    private static KafkaConsumer<byte[], byte[]> answersReader(String bootstrap) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer.subscribe(List.of(Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER));
+        while (consumer.assignment().isEmpty()) {
+            consumer.poll(Duration.ofMillis(100));
+        }
+        return consumer;
     }
 
     /** Paced below the flat rate, so the latency measured is the pipeline's, not a queue's. */
@@ -610,6 +691,7 @@ public final class PipelineBench {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024); // the sizes phase sends 1 MB requests
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
             long start = System.nanoTime();
