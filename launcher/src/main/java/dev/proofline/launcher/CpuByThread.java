@@ -33,14 +33,8 @@ final class CpuByThread {
         return new CpuByThread();
     }
 
-    /** One line: CPU per receipt and the share of each kind of thread. */
-    String line(long receipts) {
-        return line("receipt", receipts);
-    }
-
-    /** The same per answer of any kind. */
-    String line(String per, long answers) {
-        long receipts = answers;
+    /** One line: CPU per answer ({@code per} names it: a receipt, a REST receipt) and each kind of thread's share. */
+    String line(String per, long receipts) {
         Map<Long, Long> after = snapshot();
         Map<String, Long> byKind = new LinkedHashMap<>();
         long threadsTotal = 0;

@@ -169,7 +169,7 @@ public final class PipelineBench {
                 if (phases.contains(Phase.PRELOADED)) {
                     CpuByThread cpu = CpuByThread.start();
                     Figures preloaded = bench.preloaded(node, bootstrap);
-                    String cpuLine = cpu.line(preloaded.records());
+                    String cpuLine = cpu.line("receipt", preloaded.records());
                     report.add(String.format(
                             "pipeline, exactly-once, input pre-loaded %,6.0f receipts/s  (%.2fx bare sign; no producer"
                                     + " competing)",
@@ -180,32 +180,18 @@ public final class PipelineBench {
                 String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
                 if (phases.contains(Phase.REST)) {
+                    IntFunction<HttpRequest> verify =
+                            n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator);
                     bench.untilJitQuiet(
-                            "REST warm-up",
-                            8,
-                            round -> bench.http(
-                                    "REST warm-up " + round,
-                                    50,
-                                    2_000,
-                                    n -> post(
-                                            url + "/verify/schema",
-                                            bench.requests[n % bench.requests.length],
-                                            operator)));
+                            "REST warm-up", 8, round -> bench.http("REST warm-up " + round, 50, 2_000, verify));
                     CpuByThread restCpu = CpuByThread.start();
-                    Figures rest = bench.http(
-                            "REST POST /verify/schema",
-                            50,
-                            Math.min(count, 5_000),
-                            n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator));
+                    Figures rest = bench.http("REST POST /verify/schema", 50, Math.min(count, 5_000), verify);
                     report.add(String.format(
                             "REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms",
                             rest.rate(), rest.percentile(0.50), rest.percentile(0.99)));
                     report.add(restCpu.line("REST receipt", rest.records()));
-                    Figures many = bench.http(
-                            "REST POST /verify/schema, 500 clients",
-                            500,
-                            Math.min(count, 10_000),
-                            n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator));
+                    Figures many =
+                            bench.http("REST POST /verify/schema, 500 clients", 500, Math.min(count, 10_000), verify);
                     report.add(String.format(
                             "REST POST /verify/schema, 500 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms",
                             many.rate(), many.percentile(0.50), many.percentile(0.99)));
@@ -383,7 +369,7 @@ public final class PipelineBench {
 
     /** {@code agents} more agents, one receipt each, through the pipeline: for the leaderboard at scale. */
     private void loadAgents(String bootstrap, int agents) throws Exception {
-        try (KafkaConsumer<byte[], byte[]> consumer = receiptsReader(bootstrap, Topics.DEFAULT_RECEIPTS, true)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, Topics.DEFAULT_RECEIPTS)) {
             CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produce(
                     bootstrap,
                     new AtomicLong(),
@@ -416,7 +402,8 @@ public final class PipelineBench {
         int count = (int) Math.max(20, Math.min(requests.length, 40_000_000L / request.length));
         IntFunction<ProducerRecord<String, byte[]>> records =
                 i -> new ProducerRecord<>(Topics.DEFAULT_INPUT, "bench-agent-" + (i % 50), request);
-        try (KafkaConsumer<byte[], byte[]> answers = answersReader(bootstrap)) {
+        try (KafkaConsumer<byte[], byte[]> answers =
+                reader(bootstrap, true, Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER)) {
             long[] outcome = drain(answers, bootstrap, Math.min(count, 200), records); // warm-up
             long start = System.nanoTime();
             outcome = drain(answers, bootstrap, count, records);
@@ -462,23 +449,6 @@ public final class PipelineBench {
         return new long[] {receipts, deadLetters};
     }
 
-    /** Reads receipts and dead letters from their ends, committed records only. */
-    private static KafkaConsumer<byte[], byte[]> answersReader(String bootstrap) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
-        KafkaConsumer<byte[], byte[]> consumer =
-                new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        consumer.subscribe(List.of(Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER));
-        while (consumer.assignment().isEmpty()) {
-            consumer.poll(Duration.ofMillis(100));
-        }
-        return consumer;
-    }
-
     /** Paced below the flat rate, so the latency measured is the pipeline's, not a queue's. */
     private Figures paced(String bootstrap, Figures flat, Duration pacedFor) throws Exception {
         int rate = (int) Math.max(1, flat.rate() * 0.6);
@@ -498,7 +468,7 @@ public final class PipelineBench {
      * from resuming to the last committed receipt, so no producer competes for the cores.
      */
     private Figures preloaded(ProoflineNode node, String bootstrap) throws Exception {
-        try (KafkaConsumer<byte[], byte[]> consumer = receiptsReader(bootstrap, Topics.DEFAULT_RECEIPTS, true)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, Topics.DEFAULT_RECEIPTS)) {
             node.pauseProcessing();
             produce(bootstrap, Topics.DEFAULT_INPUT, new AtomicLong(), requests.length, 0);
             long start = System.nanoTime();
@@ -566,7 +536,7 @@ public final class PipelineBench {
             throws Exception {
         AtomicLong sent = new AtomicLong();
         long[] latencies = new long[count];
-        try (KafkaConsumer<byte[], byte[]> consumer = receiptsReader(bootstrap, outTopic, readCommitted)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, readCommitted, outTopic)) {
             long start = System.nanoTime();
             CompletableFuture<Void> producing =
                     CompletableFuture.runAsync(() -> produce(bootstrap, in, sent, count, perSecond));
@@ -594,17 +564,18 @@ public final class PipelineBench {
         }
     }
 
-    /** A reader of {@code topic} from its end, already joined, so nothing written after this is missed. */
-    private static KafkaConsumer<byte[], byte[]> receiptsReader(String bootstrap, String topic, boolean readCommitted) {
+    /** A reader of {@code topics} from their ends, already joined, so nothing written after this is missed. */
+    private static KafkaConsumer<byte[], byte[]> reader(String bootstrap, boolean readCommitted, String... topics) {
         Map<String, Object> consumerConfig = new HashMap<>();
         consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
         consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         consumerConfig.put(
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, readCommitted ? "read_committed" : "read_uncommitted");
+        consumerConfig.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024); // 1 MB requests
         KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        consumer.subscribe(List.of(topic));
+        consumer.subscribe(List.of(topics));
         while (consumer.assignment().isEmpty()) {
             consumer.poll(Duration.ofMillis(100)); // join before producing, so "latest" misses nothing
         }
