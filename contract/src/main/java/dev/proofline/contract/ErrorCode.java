@@ -139,6 +139,13 @@ public enum ErrorCode {
             "retry_later",
             "Kafka did not acknowledge the request in time, so it was most likely not accepted (if it was, its receipt"
                     + " lands on the receipts topic like any other); retry after retry_after seconds."),
+    INVALID_VERIFICATION_ID(
+            "invalid_verification_id",
+            400,
+            null,
+            "fix_request_fields",
+            "The verification_id in the path is not a UUID (8-4-4-4-12 hexadecimal digits), so no receipt can have"
+                    + " it; use the verification_id a receipt, or the message of a 504 receipt_pending, names."),
     RECEIPT_NOT_FOUND(
             "receipt_not_found",
             404,

@@ -41,15 +41,29 @@ public record ErrorDocument(
         return new ErrorDocument(code, message, fields, retryAfterSeconds, members);
     }
 
+    /** How every invalid-request message ends, as the reference service words it. */
+    public static final String INVALID_REQUEST_ADVICE = " Nothing was charged; fix the field(s) and send it again.";
+
+    private static final int PROBLEMS_NAMED_IN_MESSAGE = 3;
+
+    /**
+     * The 422 of a request with field problems. The message names the first few problems in words
+     * (a caller that logs only the message can still act), then says nothing was charged.
+     */
     public static ErrorDocument invalidRequest(List<FieldProblem> problems) {
-        String message = problems.size() == 1
-                ? "The request has 1 problem: " + problems.get(0).field() + " "
-                        + problems.get(0).problem() + "."
-                : problems.size() <= MAX_FIELDS
-                        ? "The request has " + problems.size() + " problems; see fields."
-                        : "The request has " + problems.size() + " problems; fields lists the first " + MAX_FIELDS
-                                + ".";
-        return new ErrorDocument(ErrorCode.INVALID_REQUEST, message, problems);
+        StringBuilder message = new StringBuilder("The request is invalid: ");
+        int named = Math.min(problems.size(), PROBLEMS_NAMED_IN_MESSAGE);
+        for (int i = 0; i < named; i++) {
+            message.append(i == 0 ? "" : "; ")
+                    .append(problems.get(i).field())
+                    .append(' ')
+                    .append(problems.get(i).problem());
+        }
+        if (problems.size() > named) {
+            message.append("; and ").append(problems.size() - named).append(" more (see fields)");
+        }
+        message.append('.').append(INVALID_REQUEST_ADVICE);
+        return new ErrorDocument(ErrorCode.INVALID_REQUEST, message.toString(), problems);
     }
 
     public static ErrorDocument payloadTooLarge(int sizeBytes, int limitBytes) {
@@ -127,6 +141,16 @@ public record ErrorDocument(
                 ErrorCode.VERIFICATION_FAILED,
                 "The verifier failed on a valid request; the operator's log names the cause.",
                 List.of());
+    }
+
+    public static ErrorDocument invalidVerificationId() {
+        return new ErrorDocument(
+                ErrorCode.INVALID_VERIFICATION_ID,
+                "The path holds no verification_id: it is not a UUID.",
+                List.of(new FieldProblem(
+                        "verification_id",
+                        "is not a UUID",
+                        "Use the verification_id of a receipt, such as 96b4f722-04c3-47c7-8708-5bba97fd18b5.")));
     }
 
     public static ErrorDocument placeholderAgentId() {

@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import dev.proofline.attestor.EcmaScriptNumbers;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -61,9 +62,34 @@ final class DisplayValues {
         return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + String.format("%02d", Math.abs(exponent));
     }
 
-    /** A sum as Python would print it: an int when every term was an integer, else a float. */
-    static String sum(double sum, boolean allIntegral) {
-        return allIntegral && Math.abs(sum) < 9.007199254740992E15 ? Long.toString((long) sum) : floating(sum);
+    /**
+     * A sum as Python would print it (an int when every term was an integer, else a float), at the
+     * precision of its terms: 87.0 + 42.5 prints 129.5, and terms with two decimals never print a
+     * binary rounding tail such as 1920.9499999999998 (the comparison itself uses the exact double).
+     */
+    static String sum(double sum, boolean allIntegral, int decimals) {
+        if (allIntegral && Math.abs(sum) < 9.007199254740992E15) {
+            return Long.toString((long) sum);
+        }
+        if (!Double.isFinite(sum)) {
+            return floating(sum);
+        }
+        return floating(
+                new BigDecimal(sum).setScale(decimals, RoundingMode.HALF_EVEN).doubleValue());
+    }
+
+    /** Digits after the decimal point in the number's shortest form: 2 for 1934.74, 0 for 87.0. */
+    static int decimals(JsonNode number) {
+        if (number.isIntegralNumber()) {
+            return 0;
+        }
+        double d = number.doubleValue();
+        if (!Double.isFinite(d) || d == 0) {
+            return 0;
+        }
+        return Math.max(
+                0,
+                new BigDecimal(EcmaScriptNumbers.format(d)).stripTrailingZeros().scale());
     }
 
     static String cut(String text) {

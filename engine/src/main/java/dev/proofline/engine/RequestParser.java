@@ -311,12 +311,12 @@ public final class RequestParser {
                             "Remove it; bound fields are min, max and if_present."));
                 }
             }
-            Double min = limit(bound.get("min"), at + ".min", problems);
-            Double max = limit(bound.get("max"), at + ".max", problems);
+            Bound.Limit min = limit(bound.get("min"), at + ".min", problems);
+            Bound.Limit max = limit(bound.get("max"), at + ".max", problems);
             boolean ifPresent = flag(bound, "if_present", at + ".if_present", problems);
             if (min == null && max == null && problems.size() == before) {
                 problems.add(new FieldProblem(at, "has neither min nor max", "Set min, max or both."));
-            } else if (min != null && max != null && min > max) {
+            } else if (min != null && max != null && min.value() > max.value()) {
                 problems.add(new FieldProblem(at + ".min", "is greater than max", "Set min <= max."));
             }
             if (problems.size() == before) {
@@ -326,7 +326,7 @@ public final class RequestParser {
         return parsed;
     }
 
-    private static Double limit(JsonNode node, String at, List<FieldProblem> problems) {
+    private static Bound.Limit limit(JsonNode node, String at, List<FieldProblem> problems) {
         if (node == null || node.isNull()) {
             return null;
         }
@@ -334,7 +334,7 @@ public final class RequestParser {
             problems.add(new FieldProblem(at, "is not a number", "Send a number, or null for no limit."));
             return null;
         }
-        return node.doubleValue();
+        return new Bound.Limit(node.doubleValue(), DisplayValues.number(node));
     }
 
     private static FieldPath path(JsonNode node, String at, boolean required, List<FieldProblem> problems) {

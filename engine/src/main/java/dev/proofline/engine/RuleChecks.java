@@ -87,16 +87,16 @@ final class RuleChecks {
                         "a number",
                         DisplayValues.of(value),
                         "value at '" + field(selected) + "' is not a number");
-            } else if (bound.min() != null && value.doubleValue() < bound.min()) {
-                String min = DisplayValues.floating(bound.min());
+            } else if (bound.min() != null && value.doubleValue() < bound.min().value()) {
+                String min = bound.min().text();
                 failAt(
                         Check.BOUNDS_MIN,
                         selected,
                         ">= " + min,
                         DisplayValues.number(value),
                         "value " + DisplayValues.number(value) + " is below the minimum " + min);
-            } else if (bound.max() != null && value.doubleValue() > bound.max()) {
-                String max = DisplayValues.floating(bound.max());
+            } else if (bound.max() != null && value.doubleValue() > bound.max().value()) {
+                String max = bound.max().text();
                 failAt(
                         Check.BOUNDS_MAX,
                         selected,
@@ -112,17 +112,19 @@ final class RuleChecks {
     private void sumEquals(Rule rule, List<FieldPath.Selected> values) {
         double sum = 0;
         boolean allIntegral = true;
+        int decimals = 0;
         for (FieldPath.Selected selected : values) {
             if (numberOrFail(rule, selected)) {
                 sum += selected.value().doubleValue();
                 allIntegral &= selected.value().isIntegralNumber();
+                decimals = Math.max(decimals, DisplayValues.decimals(selected.value()));
             }
         }
         Reference target = numberReference(rule);
         if (target == null) {
             return;
         }
-        String found = DisplayValues.sum(sum, allIntegral);
+        String found = DisplayValues.sum(sum, allIntegral, decimals);
         if (Math.abs(sum - target.number()) <= rule.tolerance()) {
             tally.pass();
         } else {
@@ -176,7 +178,14 @@ final class RuleChecks {
                         "no values at '" + rule.referencePath() + "' to look values up in");
                 return;
             }
-            pool.forEach(p -> allowed.add(CanonicalJson.toCanonicalString(p.value())));
+            // An array at in_field ("cats") means its elements, as a caller means it; so does cats[].
+            for (FieldPath.Selected p : pool) {
+                if (p.value().isArray()) {
+                    p.value().forEach(element -> allowed.add(CanonicalJson.toCanonicalString(element)));
+                } else {
+                    allowed.add(CanonicalJson.toCanonicalString(p.value()));
+                }
+            }
             description = "one of the values at " + rule.referencePath();
         } else {
             rule.referenceConstant().forEach(v -> allowed.add(CanonicalJson.toCanonicalString(v)));

@@ -102,9 +102,10 @@ final class SchemaChecks {
             expected = "required property '" + error.getProperty() + "'";
             found = "missing";
         } else {
-            JsonNode schemaValue =
-                    error.getSchemaNode() == null ? null : error.getSchemaNode().get(keyword);
-            expected = keyword + (schemaValue == null ? "" : " " + DisplayValues.cut(schemaValue.toString()));
+            // networknt hands over the keyword's own value ("^[A-Z]{3}$", 0, ["EUR","USD"]): the
+            // constraint itself, so the hint says what would pass, not only which keyword failed.
+            JsonNode constraint = error.getSchemaNode();
+            expected = keyword + (constraint == null || constraint.isMissingNode() ? "" : " " + constraint(constraint));
             found = DisplayValues.of(error.getInstanceNode());
         }
         String field = path.equals("$") ? "$" : path.substring(2);
@@ -118,6 +119,11 @@ final class SchemaChecks {
                 error.getMessage(),
                 true,
                 "");
+    }
+
+    /** A string constraint (a pattern, a type, a format) as it reads; anything else as JSON. */
+    private static String constraint(JsonNode value) {
+        return DisplayValues.cut(value.isString() ? value.stringValue() : value.toString());
     }
 
     private static final class CountingListener implements WalkListener {

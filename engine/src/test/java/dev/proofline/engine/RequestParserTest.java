@@ -110,7 +110,9 @@ class RequestParserTest {
         assertEquals(
                 List.of("task_id", "agent_id", "expected_schema", "rules[0].type", "rules[1].field"), fields(error));
         assertEquals(
-                "The request has 5 problems; see fields.", error.get("message").asString());
+                "The request is invalid: task_id is not a string; agent_id is not a string; expected_schema is"
+                        + " required; and 2 more (see fields). Nothing was charged; fix the field(s) and send it again.",
+                error.get("message").asString());
     }
 
     @Test

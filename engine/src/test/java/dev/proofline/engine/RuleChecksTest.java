@@ -60,6 +60,31 @@ class RuleChecksTest {
     }
 
     @Test
+    void sumPrintsAtThePrecisionOfItsTermsNotWithABinaryTail() {
+        // 0.1 + 0.2 + 1.1 is 1.4000000000000001 in binary; the caller wrote one decimal.
+        ObjectNode r = run(
+                "{\"a\":[0.1,0.2,1.1],\"t\":1.5}",
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"t\"}]");
+        assertEquals(
+                "values sum to 1.4, expected t (1.5)",
+                r.get("flags").get(0).get("detail").asString());
+        ObjectNode mixed = run(
+                "{\"a\":[1000,920.95],\"t\":1934.74}",
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"t\"}]");
+        assertEquals("sum 1920.95", hint(mixed, 0).get("found").asString());
+    }
+
+    @Test
+    void boundsPrintAsTheCallerWroteThem() {
+        ObjectNode r = run("{\"p\":-1.5}", "\"enforce_rules\":true,\"bounds\":{\"p\":{\"min\":0,\"max\":2.50}}");
+        assertEquals(
+                "value -1.5 is below the minimum 0",
+                r.get("flags").get(0).get("detail").asString());
+        ObjectNode high = run("{\"p\":3}", "\"enforce_rules\":true,\"bounds\":{\"p\":{\"max\":2.50}}");
+        assertEquals("<= 2.5", hint(high, 0).get("expected").asString());
+    }
+
+    @Test
     void gteAndLteAgainstAConstantAndAnotherField() {
         String output = "{\"items\":[{\"p\":5},{\"p\":-1}],\"floor\":0,\"cap\":4}";
         ObjectNode gte = run(
@@ -92,6 +117,18 @@ class RuleChecksTest {
                 output,
                 "\"enforce_rules\":true,\"rules\":[{\"type\":\"exists_in\",\"field\":\"lines[].sku\",\"values\":[\"A\",\"Z\"]}]");
         assertEquals("pass", result(list));
+    }
+
+    @Test
+    void existsInAnArrayValuedFieldMeansAnyOfItsElements() {
+        String output = "{\"pet\":\"cat\",\"pets\":[\"dog\",\"fish\"],\"cats\":[\"cat\",\"lynx\"]}";
+        String rule =
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"exists_in\",\"field\":\"%s\",\"in_field\":\"cats\"}]";
+        assertEquals("pass", result(run(output, rule.formatted("pet"))));
+        ObjectNode r = run(output, rule.formatted("pets[]"));
+        assertEquals("fail", result(r));
+        assertEquals("'dog'", hint(r, 0).get("found").asString());
+        assertEquals("fail", result(run(output, rule.formatted("pets"))), "an array is not one of the elements");
     }
 
     @Test
@@ -159,7 +196,7 @@ class RuleChecksTest {
                 "[\"bounds:max\",\"bounds:min\"]",
                 r.get("summary").get("blocking_checks").toString());
         assertEquals("$.items[2].price", hint(r, 0).get("path").asString());
-        assertEquals("<= 100.0", hint(r, 0).get("expected").asString());
+        assertEquals("<= 100", hint(r, 0).get("expected").asString(), "the bound as the caller wrote it");
         ObjectNode absent = run("{}", "\"enforce_rules\":true,\"bounds\":{\"x\":{\"max\":1,\"if_present\":true}}");
         assertEquals("pass", result(absent));
     }

@@ -38,6 +38,36 @@ class SchemaChecksTest {
     }
 
     @Test
+    void hintsNameTheConstraintSoACallerCanRepair() {
+        String schema = "{\"type\":\"object\",\"properties\":{"
+                + "\"code\":{\"type\":\"string\",\"pattern\":\"^[A-Z]{3}$\"},"
+                + "\"n\":{\"type\":\"number\",\"minimum\":0,\"exclusiveMaximum\":10.5},"
+                + "\"cur\":{\"enum\":[\"EUR\",\"USD\"]},"
+                + "\"id\":{\"type\":[\"string\",\"null\"]},"
+                + "\"tags\":{\"type\":\"array\",\"maxItems\":1}}}";
+        ObjectNode r = fixture.verify(
+                request(schema, "{\"code\":\"eur\",\"n\":-1,\"cur\":\"GBP\",\"id\":7,\"tags\":[1,2]}", ""));
+        java.util.Map<String, String> expected = new java.util.TreeMap<>();
+        r.get("hints")
+                .forEach(h ->
+                        expected.put(h.get("path").asString(), h.get("expected").asString()));
+        assertEquals(
+                java.util.Map.of(
+                        "$.code", "pattern ^[A-Z]{3}$",
+                        "$.n", "minimum 0",
+                        "$.cur", "enum [\"EUR\",\"USD\"]",
+                        "$.id", "type [\"string\",\"null\"]",
+                        "$.tags", "maxItems 1"),
+                expected);
+        ObjectNode high = fixture.verify(request(schema, "{\"n\":11}", ""));
+        assertEquals(
+                "exclusiveMaximum 10.5",
+                high.get("hints").get(0).get("expected").asString());
+        ObjectNode type = fixture.verify(request(schema, "{\"code\":5}", ""));
+        assertEquals("type string", type.get("hints").get(0).get("expected").asString());
+    }
+
+    @Test
     void anyOfCountsAsOneCheckWhateverItsBranchesDo() {
         String schema = "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\",\"minimum\":0}]}";
         ObjectNode pass = fixture.verify(request(schema, "5", ""));

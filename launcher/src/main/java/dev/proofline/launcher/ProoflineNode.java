@@ -17,6 +17,7 @@ import dev.proofline.query.access.ClientAddresses;
 import dev.proofline.query.access.CorsPolicy;
 import dev.proofline.query.discovery.DiscoveryDocuments;
 import dev.proofline.query.http.AgentRoutes;
+import dev.proofline.query.http.ApiDocsRoutes;
 import dev.proofline.query.http.DashboardRoutes;
 import dev.proofline.query.http.DiscoveryRoutes;
 import dev.proofline.query.http.HttpServer;
@@ -260,6 +261,7 @@ public final class ProoflineNode implements AutoCloseable {
                     new ReceiptRoutes(new ReceiptIndex(instances), receiptLog),
                     liveFeed,
                     new DashboardRoutes(),
+                    new ApiDocsRoutes(),
                     new DiscoveryRoutes(
                             new DiscoveryDocuments(engineSettings, keys),
                             streams,

@@ -187,4 +187,31 @@ class ProoflineCliTest {
                 2, cli("verify", conformance("expected.json"), "--bogus", "1").exit());
         assertEquals(0, cli("--help").exit());
     }
+
+    @Test
+    void everyCommandAnswersHelpWithItsOwnUsage() throws Exception {
+        for (String command : List.of(
+                "verify",
+                "receipt-verify",
+                "hash",
+                "key",
+                "up",
+                "caller",
+                "broker",
+                "publish",
+                "receipts",
+                "score",
+                "load",
+                "bench")) {
+            Run help = cli(command, "--help");
+            assertEquals(0, help.exit(), command);
+            assertTrue(help.out().startsWith("usage: proofline " + command + " "), help.out());
+            assertTrue(ProoflineCli.USAGE.contains("  " + command + " "), command + " is listed");
+        }
+        Run afterArguments = cli("score", "some-agent", "--url", "http://127.0.0.1:1", "-h");
+        assertEquals(0, afterArguments.exit(), "help wins over the command, nothing is called");
+        Run unknown = cli("score", "a", "--bogus", "1");
+        assertEquals(2, unknown.exit());
+        assertTrue(unknown.err().contains("--help"), unknown.err());
+    }
 }

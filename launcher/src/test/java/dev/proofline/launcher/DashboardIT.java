@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.attestor.CanonicalJson;
 import dev.proofline.attestor.Conformance;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.client.ProoflineClient;
@@ -183,5 +184,48 @@ class DashboardIT {
             byte[] bytes = Files.readAllBytes(screenshots.resolve(png));
             assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(bytes, 4), png + " is a PNG");
         }
+    }
+
+    @Test
+    void theInteractiveDocsVerifyTheSampleInvoiceFromTryItOut() throws Exception {
+        Path tools = NodeTools.install("playwright-core@1.64.1");
+        Path screenshots = Conformance.repoRoot().resolve("launcher/target/dashboard-screenshots");
+        Files.createDirectories(screenshots);
+        JsonNode seen =
+                StrictJson.parse(NodeTools.run(tools, "docs-check.mjs", node.httpUrl(), screenshots.toString()));
+        assertTrue(seen.path("failure").isMissingNode(), seen.toString());
+        assertTrue(seen.get("title").asString().startsWith("Proofline"), seen.toString());
+        assertTrue(seen.get("operations").toString().contains("/receipts/{verification_id}"), seen.toString());
+        // The browser writes 87.0 as 87: the same JSON value, so compare canonical forms.
+        assertEquals(
+                CanonicalJson.toCanonicalString(
+                        StrictJson.parse(Files.readString(Conformance.file("requests/invoice-draft.json")))),
+                CanonicalJson.toCanonicalString(
+                        StrictJson.parse(seen.get("exampleBody").asString())),
+                "try it out offers the sample invoice");
+        assertEquals("200", seen.get("status").asString(), seen.toString());
+        JsonNode receipt = StrictJson.parse(seen.get("responseBody").asString());
+        assertEquals("fail", receipt.get("result").asString());
+        assertEquals(
+                "[\"consistency:sum_equals\"]",
+                receipt.get("summary").get("blocking_checks").toString());
+        try (ProoflineClient client = ProoflineClient.overRest(node.httpUrl())) {
+            assertEquals(
+                    receipt.get("verification_id").asString(),
+                    client.verifyOffline(seen.get("responseBody").asString()).verificationId(),
+                    "the receipt the page shows verifies against the agent-card");
+        }
+        assertEquals(
+                List.of(URI.create(node.httpUrl()).getAuthority()),
+                listOf(seen.get("requests")),
+                "everything the page loads comes from this deployment: no CDN");
+        assertEquals(
+                0, seen.get("consoleErrors").size(), seen.get("consoleErrors").toString());
+    }
+
+    private static List<String> listOf(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asString()));
+        return values;
     }
 }

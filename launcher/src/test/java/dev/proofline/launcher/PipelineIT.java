@@ -1,6 +1,7 @@
 package dev.proofline.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.AttestationContext;
@@ -154,6 +155,18 @@ class PipelineIT {
                 dev.proofline.reputation.AgentHistory.RECENT,
                 reputation.get("recent_receipts").size());
         assertTrue(reputation.get("attestation") == null, "the plain history is not signed");
+
+        JsonNode unknown = get("/reputation/agent-unknown", 200);
+        assertTrue(unknown.get("trust_score").isNull(), "no history is no score, as /score says: " + unknown);
+        assertEquals("no_data", unknown.get("reason").asString());
+        JsonNode tooLong = get("/score/" + "a".repeat(201), 422);
+        assertEquals("invalid_request", tooLong.get("code").asString());
+        assertEquals("agent_id", tooLong.get("fields").get(0).get("field").asString());
+        assertEquals(
+                422, get("/reputation/" + "a".repeat(201), 422).get("status").asInt());
+        JsonNode notAnId = get("/receipts/not-a-uuid", 400);
+        assertEquals("invalid_verification_id", notAnId.get("code").asString());
+        assertFalse(notAnId.get("retryable").asBoolean(), "no receipt will ever have this id");
     }
 
     @Test
@@ -401,6 +414,18 @@ class PipelineIT {
         Path document = Files.writeString(
                 tmp.resolve("openapi.json"), get("/openapi.json", 200).toString());
         assertEquals("valid Proofline 3.1.0", NodeTools.run(tools, "openapi-validate.mjs", document.toString()));
+    }
+
+    @Test
+    @Order(9)
+    void aClientGeneratedFromTheOpenApiDocumentTypeChecksACallAndItsAnswers() throws Exception {
+        Assumptions.assumeTrue(
+                NodeTools.available(),
+                "SKIPPED: node and npm are not installed, so no TypeScript client was generated");
+        Path tools = NodeTools.install("openapi-typescript@7.13.0", "typescript@5.9.3");
+        Path document = Files.writeString(
+                tmp.resolve("openapi.json"), get("/openapi.json", 200).toString());
+        assertEquals("typed", NodeTools.run(tools, "openapi-typecheck.mjs", document.toString()));
     }
 
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {

@@ -1,35 +1,46 @@
 package dev.proofline.query.discovery;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.proofline.attestor.AttestationContext;
 import dev.proofline.attestor.CanonicalJson;
 import dev.proofline.attestor.CanonicalRequest;
+import dev.proofline.attestor.EcmaScriptNumbers;
 import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.PublishedKey;
 import dev.proofline.attestor.RequestHashes;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ErrorCode;
 import dev.proofline.engine.EngineSettings;
+import dev.proofline.engine.ParseOutcome;
+import dev.proofline.engine.RequestParser;
+import dev.proofline.engine.SchemaCompiler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * The discovery documents ({@code docs/http.md}) that describe this deployment to people and agents: the
  * agent-card (with every public key ever used and request-hash test vectors), the OpenAPI
- * description, the RFC 9727 API catalog, llms.txt and the JSON index of {@code GET /}.
+ * description, the RFC 9727 API catalog, llms.txt and llms-full.txt, and the JSON index of {@code GET /}.
  */
 public final class DiscoveryDocuments {
     /** Where the live feed is served ({@code LiveReceipts} mounts it there). */
     public static final String LIVE_FEED_PATH = "/feed/receipts";
 
     public static final String ATTESTATION_EXTENSION = "urn:json-schema-verifier:extension:attestation:v1";
-    private static final String[] VECTORS = {"request-hash-vector-1.json", "request-hash-vector-2.json"};
+    private static final String[] VECTORS = {
+        "request-hash-vector-1.json", "request-hash-vector-2.json", "request-hash-vector-3.json"
+    };
+    static final String PUBLIC_KEY_ENCODING = "base64 of the raw 32-byte Ed25519 public key";
 
     private final EngineSettings settings;
     private final KeyRing keys;
+    private final OpenApiDocument openApi = new OpenApiDocument();
 
     public DiscoveryDocuments(EngineSettings settings, KeyRing keys) {
         this.settings = settings;
@@ -86,13 +97,14 @@ public final class DiscoveryDocuments {
                     .addObject()
                     .put("keyVersion", key.keyVersion())
                     .put("algorithm", key.algorithm())
-                    .put("publicKey", key.publicKey());
+                    .put("publicKey", key.publicKey())
+                    .put("publicKeyEncoding", PUBLIC_KEY_ENCODING);
         }
         ArrayNode vectors = params.putArray("requestHashTestVectors");
         for (String name : VECTORS) {
             JsonNode request = resource(name);
             vectors.addObject()
-                    .<ObjectNode>set("request", request)
+                    .<ObjectNode>set("request", withCanonicalNumbers(request))
                     .put("canonical_request", CanonicalJson.toCanonicalString(CanonicalRequest.of(request)))
                     .put("request_hash", RequestHashes.of(request).requestHash());
         }
@@ -100,124 +112,7 @@ public final class DiscoveryDocuments {
     }
 
     public ObjectNode openApi() {
-        ObjectNode doc = StrictJson.NODES.objectNode();
-        doc.put("openapi", "3.1.0");
-        doc.putObject("info")
-                .put("title", settings.serviceName())
-                .put("version", EngineSettings.VERIFIER_VERSION)
-                .put("description", "Verify AI agents' structured output; signed receipts and trust scores.");
-        doc.putArray("servers").addObject().put("url", settings.publicBaseUrl());
-        ObjectNode paths = doc.putObject("paths");
-        ObjectNode verify = operation(
-                "Verify a request and answer its signed receipt",
-                "200",
-                "The signed receipt",
-                "413",
-                "Over the size limit",
-                "422",
-                "Invalid request (fields name each problem)",
-                "504",
-                "Accepted, receipt not ready yet (receipt_pending)");
-        verify.putObject("requestBody")
-                .put("required", true)
-                .putObject("content")
-                .putObject("application/json")
-                .putObject("schema")
-                .put("type", "object")
-                .putArray("required")
-                .add("task_id")
-                .add("expected_schema")
-                .add("submitted_output");
-        paths.putObject("/verify/schema").set("post", verify);
-        paths.putObject("/verify/deliverable").set("post", verify.deepCopy());
-        paths.putObject("/score/{agent_id}")
-                .set(
-                        "get",
-                        withAgentParameter(operation(
-                                "The agent's trust score, signed with the trust-score context",
-                                "200",
-                                "Signed score (or reason no_data)",
-                                "400",
-                                "Placeholder agent id",
-                                "503",
-                                "Not queryable during a rebalance")));
-        paths.putObject("/reputation/{agent_id}")
-                .set(
-                        "get",
-                        withAgentParameter(operation(
-                                "The agent's plain pass/fail history",
-                                "200",
-                                "History",
-                                "400",
-                                "Placeholder agent id")));
-        ObjectNode receipt = operation(
-                "One signed receipt by its verification_id, exactly as signed",
-                "200",
-                "The signed receipt",
-                "404",
-                "No such receipt (yet): receipt_not_found, retryable",
-                "503",
-                "An instance cannot answer now");
-        receipt.putArray("parameters")
-                .addObject()
-                .put("name", "verification_id")
-                .put("in", "path")
-                .put("required", true)
-                .putObject("schema")
-                .put("type", "string");
-        paths.putObject("/receipts/{verification_id}").set("get", receipt);
-        paths.putObject("/agents")
-                .set(
-                        "get",
-                        operation(
-                                "Leaderboard: every agent's score, pass rate, counts and last "
-                                        + "verification, best first (query parameter limit, default 50)",
-                                "200",
-                                "Leaderboard",
-                                "503",
-                                "Not queryable during a rebalance"));
-        paths.putObject("/agents/{agent_id}/receipts")
-                .set(
-                        "get",
-                        withAgentParameter(operation(
-                                "The agent's recent signed receipts, newest first",
-                                "200",
-                                "Receipts",
-                                "503",
-                                "Not queryable during a rebalance")));
-        paths.putObject(LIVE_FEED_PATH)
-                .set(
-                        "get",
-                        operation(
-                                "Live feed of receipts (server-sent events, event name receipts)",
-                                "200",
-                                "text/event-stream"));
-        paths.putObject("/.well-known/agent-card.json")
-                .set("get", operation("The agent card with public keys", "200", "Agent card"));
-        paths.putObject("/health")
-                .set("get", operation("Broker and pipeline health", "200", "Healthy", "503", "Unhealthy"));
-        paths.putObject("/llms.txt").set("get", operation("A plain-text guide for LLM agents", "200", "Text"));
-        return doc;
-    }
-
-    private static ObjectNode operation(String summary, String... statusAndDescription) {
-        ObjectNode op = StrictJson.NODES.objectNode().put("summary", summary);
-        ObjectNode responses = op.putObject("responses");
-        for (int i = 0; i < statusAndDescription.length; i += 2) {
-            responses.putObject(statusAndDescription[i]).put("description", statusAndDescription[i + 1]);
-        }
-        return op;
-    }
-
-    private static ObjectNode withAgentParameter(ObjectNode op) {
-        op.putArray("parameters")
-                .addObject()
-                .put("name", "agent_id")
-                .put("in", "path")
-                .put("required", true)
-                .putObject("schema")
-                .put("type", "string");
-        return op;
+        return openApi.forDeployment(settings);
     }
 
     /** RFC 9727: a linkset naming the API's description and documentation. */
@@ -254,6 +149,7 @@ public final class DiscoveryDocuments {
         links.put("docs", url("/docs"));
         links.put("api_catalog", url("/.well-known/api-catalog"));
         links.put("llms_txt", url("/llms.txt"));
+        links.put("llms_full_txt", url("/llms-full.txt"));
         links.put("health", url("/health"));
         links.put("mcp", url("/mcp"));
         return index;
@@ -288,7 +184,16 @@ public final class DiscoveryDocuments {
         text.append("- GET ")
                 .append(url("/.well-known/agent-card.json"))
                 .append(": public keys (verify signatures with these)\n");
-        text.append("- GET ").append(url("/openapi.json")).append(": OpenAPI description\n\n");
+        text.append("- POST ")
+                .append(url("/verify/deliverable"))
+                .append(": the same as /verify/schema, for callers that name the thing verified a deliverable\n");
+        text.append("- MCP (Streamable HTTP) ")
+                .append(url("/mcp"))
+                .append(
+                        ": tools verify_schema (the request above as arguments) and get_verification_record {agent_id}\n");
+        text.append("- GET ").append(url("/openapi.json")).append(": OpenAPI description; ");
+        text.append(url("/docs")).append(": interactive documentation\n");
+        text.append("- GET ").append(url("/llms-full.txt")).append(": this guide with complete examples\n\n");
         text.append("## Limits\n\n- Request body: at most ")
                 .append(maxRequestBytes)
                 .append(" bytes (larger: 413)\n");
@@ -309,13 +214,41 @@ public final class DiscoveryDocuments {
         return text.toString();
     }
 
+    /**
+     * {@code /llms-full.txt}: {@code /llms.txt} followed by whole requests and answers (the sample
+     * invoice, its receipt, an error document made by the real parser, a score, an MCP call).
+     */
+    public String llmsFullTxt(int maxRequestBytes, String llmsAppendix) {
+        String error = ((ParseOutcome.Invalid) new RequestParser(new SchemaCompiler(1), maxRequestBytes)
+                        .parse("{\"task_id\": \"t-1\", \"submitted_output\": {\"total\": 1}}".getBytes(UTF_8)))
+                .error()
+                .toJson()
+                .toPrettyString();
+        return llmsTxt(maxRequestBytes)
+                + llmsAppendix
+                + text("llms-full-examples.md")
+                        .replace("{{SAMPLE_REQUEST}}", sampleRequest().toPrettyString())
+                        .replace(
+                                "{{SAMPLE_RECEIPT}}",
+                                resource("sample-receipt.json").toPrettyString())
+                        .replace("{{SAMPLE_ERROR}}", error)
+                        .replace("{{BASE}}", settings.publicBaseUrl());
+    }
+
+    /** The conformance draft invoice: a complete request whose line totals do not add up. */
+    public static JsonNode sampleRequest() {
+        return resource("sample-invoice-request.json");
+    }
+
+    /** The plain route list {@code GET /} shows a browser; {@code /docs} is the interactive page. */
     public String docsHtml() {
         StringBuilder html = new StringBuilder("<!doctype html><html><head><meta charset=\"utf-8\"><title>")
                 .append(settings.serviceName())
                 .append(" API</title></head><body><h1>")
                 .append(settings.serviceName())
                 .append(
-                        " API</h1><p>Machine-readable: <a href=\"/openapi.json\">openapi.json</a>, "
+                        " API</h1><p>Interactive: <a href=\"/docs\">/docs</a>. Machine-readable: "
+                                + "<a href=\"/openapi.json\">openapi.json</a>, "
                                 + "<a href=\"/.well-known/agent-card.json\">agent card</a>, <a href=\"/llms.txt\">llms.txt</a>.</p><ul>");
         openApi()
                 .get("paths")
@@ -334,6 +267,49 @@ public final class DiscoveryDocuments {
 
     private static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /**
+     * The same tree with every non-integer number written as RFC 8785 prints it ({@code 1e-9}, not
+     * Jackson's {@code 1.0E-9}), so a vector reads exactly as the canonical request it hashes to.
+     */
+    static JsonNode withCanonicalNumbers(JsonNode node) {
+        if (node.isObject()) {
+            ObjectNode copy = StrictJson.NODES.objectNode();
+            node.properties().forEach(field -> {
+                JsonNode value = field.getValue();
+                if (isFraction(value)) {
+                    copy.putRawValue(field.getKey(), new RawValue(EcmaScriptNumbers.format(value.doubleValue())));
+                } else {
+                    copy.set(field.getKey(), withCanonicalNumbers(value));
+                }
+            });
+            return copy;
+        }
+        if (node.isArray()) {
+            ArrayNode copy = StrictJson.NODES.arrayNode();
+            for (JsonNode element : node) {
+                if (isFraction(element)) {
+                    copy.addRawValue(new RawValue(EcmaScriptNumbers.format(element.doubleValue())));
+                } else {
+                    copy.add(withCanonicalNumbers(element));
+                }
+            }
+            return copy;
+        }
+        return node;
+    }
+
+    private static boolean isFraction(JsonNode node) {
+        return node.isNumber() && !node.isIntegralNumber();
+    }
+
+    private static String text(String name) {
+        try (InputStream in = DiscoveryDocuments.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static JsonNode resource(String name) {

@@ -45,11 +45,13 @@ public final class DiscoveryRoutes implements RouteGroup {
                         .result(documents.apiCatalog().toString()));
         cfg.routes.get("/openapi.json", ctx -> json(ctx, 200, documents.openApi()));
         cfg.routes.get(
-                "/docs", ctx -> ctx.contentType("text/html; charset=utf-8").result(documents.docsHtml()));
-        cfg.routes.get(
                 "/llms.txt",
                 ctx -> ctx.contentType("text/plain; charset=utf-8")
                         .result(documents.llmsTxt(maxRequestBytes) + llmsAppendix.get()));
+        cfg.routes.get(
+                "/llms-full.txt",
+                ctx -> ctx.contentType("text/plain; charset=utf-8")
+                        .result(documents.llmsFullTxt(maxRequestBytes, llmsAppendix.get())));
         cfg.routes.get("/health", this::health);
         cfg.routes.get("/", ctx -> {
             String accept = ctx.header("Accept");

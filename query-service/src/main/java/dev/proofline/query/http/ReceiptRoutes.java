@@ -12,6 +12,7 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * {@code GET /receipts/{verification_id}}: the signed receipt exactly as signed, to whoever submitted
@@ -22,6 +23,10 @@ import java.util.Optional;
 public final class ReceiptRoutes implements RouteGroup {
     private final ReceiptIndex index;
     private final ReceiptLog log;
+
+    /** Every verification_id is a UUID in its canonical text form; receipts carry it in lower case. */
+    private static final Pattern VERIFICATION_ID =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     public ReceiptRoutes(ReceiptIndex index, ReceiptLog log) {
         this.index = index;
@@ -39,8 +44,14 @@ public final class ReceiptRoutes implements RouteGroup {
      * does not exist, so nobody learns which ids do.
      */
     private void receipt(Context ctx) {
+        String id = ctx.pathParam("verification_id").trim();
+        if (!VERIFICATION_ID.matcher(id).matches()) {
+            // Not retryable, unlike a 404: no receipt will ever have this id.
+            Responses.send(ctx, Answer.error(ErrorDocument.invalidVerificationId()));
+            return;
+        }
         RequestCaller caller = RequestCaller.of(ctx);
-        Optional<Receipt> receipt = index.find(ctx.pathParam("verification_id").trim())
+        Optional<Receipt> receipt = index.find(id.toLowerCase(java.util.Locale.ROOT))
                 .flatMap(position -> log.read(List.of(position)).get(0))
                 .filter(r -> caller.maySee(r.getSubmittedBy() == null ? null : r.getSubmittedBy()));
         if (receipt.isPresent()) {

@@ -72,7 +72,13 @@ public final class ScoreAnswers {
         answer.put("first_verified_at", h.firstVerifiedAt());
         answer.put("last_verified_at", h.lastVerifiedAt());
         answer.put("last_result", h.lastResult());
-        answer.put("trust_score", TrustScore.rounded(h.trustScore()));
+        if (h.total() == 0) {
+            // As /score says it: no history is no score, not a score of zero.
+            answer.putNull("trust_score");
+            answer.put("reason", "no_data");
+        } else {
+            answer.put("trust_score", TrustScore.rounded(h.trustScore()));
+        }
         answer.put("score_method", TrustScore.METHOD);
         ArrayNode recent = answer.putArray("recent_receipts");
         h.recent()

@@ -1,0 +1,135 @@
+"""A small HTTP client for one Proofline deployment (docs/http.md), on the standard library only.
+
+It sends requests, turns Proofline's error documents into exceptions (errors.py) and checks
+receipts against the deployment's published keys, so an agent can submit output and hand on a
+receipt in a few lines. The API key travels only as ``Authorization: Bearer <key>``
+(docs/access.md): never in a URL, never to another host after a redirect, never to an agent-card
+URL, and never in an exception or a repr.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from .canonical import loads
+from .errors import ProoflineError, ReceiptVerificationError, error_from_response
+from .receipts import VERIFY_CONTEXT, verify_receipt
+
+AGENT_CARD_PATH = "/.well-known/agent-card.json"
+
+
+@dataclass(frozen=True)
+class VerificationResult:
+    """What a caller usually needs from a receipt (docs/receipt.md), plus the receipt itself.
+
+    ``passed``: the receipt's ``result`` is ``"pass"``. ``hints``: one ``{source, check, path,
+    expected, found}`` per failed check; empty for a compact receipt, which has no lists.
+    ``receipt``: the whole signed receipt, to check (``verify_receipt``) or hand on unchanged.
+    """
+
+    passed: bool
+    hints: list
+    receipt: dict
+    verification_id: str
+
+    @classmethod
+    def from_receipt(cls, receipt: dict) -> "VerificationResult":
+        return cls(receipt.get("result") == "pass", receipt.get("hints", []), receipt,
+                   receipt.get("verification_id"))
+
+
+class ProoflineClient:
+    """``ProoflineClient("https://proofline.example", api_key=None, timeout=30.0)``.
+
+    Every method raises ProoflineError (or a subclass) when the service answers with an error,
+    and the standard library's OSError (``urllib.error.URLError``, ``TimeoutError``) when it
+    cannot be reached.
+    """
+
+    def __init__(self, base_url: str, api_key: str | None = None, timeout: float = 30.0):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self._api_key = api_key
+        self._agent_cards = {}
+
+    def __repr__(self):
+        return f"ProoflineClient({self.base_url!r}, api_key={'<set>' if self._api_key else None})"
+
+    def verify(self, request: dict) -> VerificationResult:
+        """``POST /verify/schema`` with a whole request (docs/request.md)."""
+        return VerificationResult.from_receipt(self._call("POST", "/verify/schema", request))
+
+    def verify_output(self, schema, output, rules=None, task_id=None, agent_id=None, bounds=None,
+                      enforce_rules=None, strict_content_check=None, detail=None) -> VerificationResult:
+        """Verify ``output`` against the JSON Schema ``schema``; fields left None are not sent (the
+        service applies its defaults). ``task_id`` defaults to a fresh ``task-<uuid4>``."""
+        request = {"task_id": task_id or f"task-{uuid.uuid4()}", "expected_schema": schema,
+                   "submitted_output": output}
+        optional = {"agent_id": agent_id, "rules": rules, "bounds": bounds, "enforce_rules": enforce_rules,
+                    "strict_content_check": strict_content_check, "detail": detail}
+        request.update({name: value for name, value in optional.items() if value is not None})
+        return self.verify(request)
+
+    def score(self, agent_id: str) -> dict:
+        """``GET /score/{agent_id}``: the signed trust score (check it with ``context=SCORE_CONTEXT``)."""
+        return self._call("GET", "/score/" + quote(agent_id, safe=""))
+
+    def receipt(self, verification_id: str) -> dict:
+        """``GET /receipts/{verification_id}``: a receipt this key (or address) submitted."""
+        return self._call("GET", "/receipts/" + quote(verification_id, safe=""))
+
+    def agent_card(self) -> dict:
+        """The deployment's agent-card, fetched once and kept."""
+        return self._agent_card(self.base_url + AGENT_CARD_PATH)
+
+    def verify_receipt(self, receipt, agent_card_url: str | None = None, *, context=VERIFY_CONTEXT,
+                       request=None) -> bool:
+        """True if ``receipt`` (dict or JSON text) is signed by a key of the agent-card at
+        ``agent_card_url`` (default: this deployment's); else ReceiptVerificationError.
+        ``request``, if given, must match the receipt's hashes. A key version the kept card does
+        not know makes the card be fetched once more, in case the service rotated its key."""
+        url = agent_card_url or self.base_url + AGENT_CARD_PATH
+        kept = url in self._agent_cards
+        try:
+            return verify_receipt(receipt, self._agent_card(url), context=context, request=request)
+        except ReceiptVerificationError as error:
+            if not (kept and error.code == "unknown_key_version"):
+                raise
+        del self._agent_cards[url]
+        return verify_receipt(receipt, self._agent_card(url), context=context, request=request)
+
+    def _agent_card(self, url: str) -> dict:
+        if url not in self._agent_cards:
+            self._agent_cards[url] = self._send("GET", url, None, authorize=False)
+        return self._agent_cards[url]
+
+    def _call(self, method: str, path: str, body=None) -> dict:
+        return self._send(method, self.base_url + path, body, authorize=True)
+
+    def _send(self, method: str, url: str, body, authorize: bool) -> dict:
+        data = None if body is None else json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        request = urllib.request.Request(url, data=data, method=method, headers={"Accept": "application/json"})
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if authorize and self._api_key:
+            # An unredirected header is not copied onto a redirect, which may lead to another host.
+            request.add_unredirected_header("Authorization", "Bearer " + self._api_key)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                status, payload = response.status, response.read()
+        except urllib.error.HTTPError as answer:
+            with answer:
+                status, payload, headers = answer.code, answer.read(), answer.headers
+            raise error_from_response(status, payload, headers) from None
+        try:
+            document = loads(payload)
+        except ValueError:
+            document = None
+        if not isinstance(document, dict):
+            raise ProoflineError(f"http_{status}", "the answer is not a JSON object", status)
+        return document

@@ -1,0 +1,206 @@
+"""The client against a local HTTP server serving canned Proofline answers (no network)."""
+
+import base64
+import json
+import threading
+import unittest
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from proofline import (
+    AllowanceExhaustedError,
+    AuthenticationError,
+    InvalidRequestError,
+    PaymentRequiredError,
+    ProoflineClient,
+    ProoflineError,
+    ReceiptVerificationError,
+)
+from proofline.canonical import loads
+from support import conformance_text, reference_keys
+
+API_KEY = "pl_secret-test-token-0123456789"
+
+INVALID = {"code": "invalid_request", "message": "The request has 1 problem: expected_schema is required.",
+           "status": 422, "retryable": False, "charged": False,
+           "next_actions": [{"action": "fix_request_fields", "fields": ["expected_schema"]}],
+           "fields": [{"field": "expected_schema", "problem": "is required", "fix": "Send a JSON Schema object."}]}
+PAYMENT_REQUIRED = {"x402Version": 2, "error": "payment required",
+                    "resource": {"url": "http://127.0.0.1/verify/schema", "description": "verification",
+                                 "mimeType": "application/json"},
+                    "accepts": [{"scheme": "exact", "network": "eip155:8453", "amount": "20000",
+                                 "asset": "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "payTo": "0xabc",
+                                 "maxTimeoutSeconds": 60, "extra": {"name": "USD Coin", "version": "2"}}]}
+TRIAL_EXHAUSTED = {"code": "free_trial_exhausted", "message": "Pay to continue.", "status": 402,
+                   "retryable": False, "charged": False, "next_actions": [{"action": "pay_and_retry"}],
+                   "free_trial": {"available": False, "remaining_calls_today": 0}}
+ALLOWANCE = {"code": "free_allowance_exhausted", "message": "Used up.", "status": 429, "retryable": True,
+             "charged": False, "retry_after": 41230, "next_actions": [{"action": "retry_after_reset"}],
+             "free_trial": {"available": False}}
+UNAUTHORIZED = {"code": "unauthorized", "message": "Unknown key.", "status": 401, "retryable": False,
+                "charged": False, "next_actions": [{"action": "send_valid_key"}]}
+
+
+def _document(payload, status=200, headers=()):
+    return status, json.dumps(payload).encode(), dict(headers)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Answers from ROUTES: path -> (status, body, headers); records each request it saw."""
+
+    def do_GET(self):
+        self._answer()
+
+    def do_POST(self):
+        self._answer()
+
+    def _answer(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.server.seen.append((self.command, self.path, dict(self.headers), body))
+        status, payload, headers = self.server.routes[self.path]
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+class ClientTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        cls.base = f"http://127.0.0.1:{cls.server.server_address[1]}"
+        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.shutdown()
+        cls.server.server_close()
+
+    def setUp(self):
+        self.server.seen = []
+        self.server.routes = {}
+        self.client = ProoflineClient(self.base + "/", api_key=API_KEY, timeout=5)
+
+    def serve(self, path, answer):
+        self.server.routes[path] = answer
+
+    def assert_key_hidden(self, error):
+        for text in (str(error), repr(error), repr(error.document), repr(self.client)):
+            self.assertNotIn(API_KEY, text)
+
+    def test_verify_returns_the_receipt_and_sends_the_key(self):
+        receipt = conformance_text("receipts/invoice-draft.full.json")
+        self.serve("/verify/schema", (200, receipt.encode(), {"Content-Type": "application/json"}))
+        request = loads(conformance_text("requests/invoice-draft.json"))
+        result = self.client.verify(request)
+        self.assertFalse(result.passed)
+        self.assertEqual(result.verification_id, "28afb453-7c39-4993-a9c4-fcade1b7924f")
+        self.assertEqual([hint["check"] for hint in result.hints], ["consistency:sum_equals"])
+        self.assertEqual(result.receipt, loads(receipt))
+        method, _, headers, body = self.server.seen[0]
+        self.assertEqual((method, headers["Authorization"]), ("POST", "Bearer " + API_KEY))
+        self.assertEqual(json.loads(body), request)
+
+    def test_verify_output_builds_the_request(self):
+        self.serve("/verify/schema", (200, conformance_text("receipts/invoice-final.compact.json").encode(), {}))
+        result = self.client.verify_output({"type": "object"}, None, agent_id="agent-1", enforce_rules=False)
+        self.assertTrue(result.passed)
+        self.assertEqual(result.hints, [])
+        sent = json.loads(self.server.seen[0][3])
+        self.assertTrue(sent.pop("task_id").startswith("task-"))
+        self.assertEqual(sent, {"expected_schema": {"type": "object"}, "submitted_output": None,
+                                "agent_id": "agent-1", "enforce_rules": False})
+
+    def test_422_is_invalid_request_with_fields(self):
+        self.serve("/verify/schema", _document(INVALID, 422))
+        with self.assertRaises(InvalidRequestError) as caught:
+            self.client.verify({"task_id": "t", "submitted_output": {}})
+        error = caught.exception
+        self.assertEqual((error.code, error.status, error.retryable), ("invalid_request", 422, False))
+        self.assertEqual(error.fields[0]["field"], "expected_schema")
+        self.assertEqual(error.document, INVALID)
+        self.assert_key_hidden(error)
+
+    def test_402_decodes_the_payment_required_header(self):
+        header = base64.b64encode(json.dumps(PAYMENT_REQUIRED).encode()).decode()
+        self.serve("/verify/schema", _document(TRIAL_EXHAUSTED, 402, {"Payment-Required": header}))
+        with self.assertRaises(PaymentRequiredError) as caught:
+            self.client.verify_output({"type": "object"}, {})
+        error = caught.exception
+        self.assertEqual((error.code, error.status), ("free_trial_exhausted", 402))
+        self.assertEqual(error.requirements, PAYMENT_REQUIRED)
+        self.assertEqual(error.document["free_trial"]["remaining_calls_today"], 0)
+        self.assert_key_hidden(error)
+
+    def test_402_without_the_header_has_no_requirements(self):
+        self.serve("/verify/schema", _document(dict(TRIAL_EXHAUSTED, code="payment_replayed"), 402))
+        with self.assertRaises(PaymentRequiredError) as caught:
+            self.client.verify_output({"type": "object"}, {})
+        self.assertIsNone(caught.exception.requirements)
+
+    def test_429_carries_retry_after(self):
+        self.serve("/verify/schema", _document(ALLOWANCE, 429, {"Retry-After": "41230"}))
+        with self.assertRaises(AllowanceExhaustedError) as caught:
+            self.client.verify_output({"type": "object"}, {})
+        error = caught.exception
+        self.assertEqual((error.code, error.retry_after, error.retryable), ("free_allowance_exhausted", 41230, True))
+        self.assert_key_hidden(error)
+
+    def test_retry_after_header_is_read_when_the_document_lacks_it(self):
+        document = {"code": "broker_unavailable", "message": "Later.", "status": 503, "retryable": True}
+        self.serve("/verify/schema", _document(document, 503, {"Retry-After": "5"}))
+        with self.assertRaises(ProoflineError) as caught:
+            self.client.verify_output({"type": "object"}, {})
+        self.assertIs(type(caught.exception), ProoflineError)
+        self.assertEqual(caught.exception.retry_after, 5)
+
+    def test_401_is_an_authentication_error(self):
+        self.serve("/receipts/abc", _document(UNAUTHORIZED, 401, {"WWW-Authenticate": "Bearer"}))
+        with self.assertRaises(AuthenticationError) as caught:
+            self.client.receipt("abc")
+        self.assertEqual(caught.exception.code, "unauthorized")
+        self.assert_key_hidden(caught.exception)
+
+    def test_a_body_that_is_not_an_error_document(self):
+        self.serve("/score/agent%2F1", (502, b"<html>Bad Gateway</html>", {"Content-Type": "text/html"}))
+        with self.assertRaises(ProoflineError) as caught:
+            self.client.score("agent/1")
+        self.assertEqual((caught.exception.code, caught.exception.status, caught.exception.document),
+                         ("http_502", 502, None))
+
+    def test_the_key_is_not_forwarded_on_a_redirect(self):
+        self.serve("/receipts/moved", (302, b"", {"Location": "/receipts/here"}))
+        self.serve("/receipts/here", _document({"result": "pass"}))
+        self.assertEqual(self.client.receipt("moved"), {"result": "pass"})
+        first, second = self.server.seen
+        self.assertIn("Authorization", first[2])
+        self.assertNotIn("Authorization", second[2])
+
+    def test_verify_receipt_uses_the_agent_card_and_refetches_once_for_a_new_key(self):
+        (version, key), = reference_keys().items()
+        old_card = {"capabilities": {"extensions": [{"uri": "urn:json-schema-verifier:extension:attestation:v1",
+                                                     "params": {"publicKeys": []}}]}}
+        new_card = json.loads(json.dumps(old_card))
+        new_card["capabilities"]["extensions"][0]["params"]["publicKeys"] = [
+            {"keyVersion": version, "algorithm": "Ed25519", "publicKey": key}]
+        receipt = conformance_text("receipts/invoice-draft.full.json")
+        self.serve("/.well-known/agent-card.json", _document(old_card))
+        self.assertEqual(self.client.agent_card(), old_card)
+        self.serve("/.well-known/agent-card.json", _document(new_card))  # the service rotated its key
+        self.assertTrue(self.client.verify_receipt(receipt))
+        self.assertTrue(self.client.verify_receipt(receipt))
+        card_fetches = [seen for seen in self.server.seen if seen[1] == "/.well-known/agent-card.json"]
+        self.assertEqual(len(card_fetches), 2)
+        self.assertTrue(all("Authorization" not in headers for _, _, headers, _ in card_fetches))
+        forged = dict(loads(receipt), result="pass")
+        with self.assertRaises(ReceiptVerificationError) as caught:
+            self.client.verify_receipt(forged, self.base + "/.well-known/agent-card.json")
+        self.assertEqual(caught.exception.code, "bad_signature")
+
+
+if __name__ == "__main__":
+    unittest.main()
