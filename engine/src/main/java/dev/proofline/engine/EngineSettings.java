@@ -14,6 +14,9 @@ import java.util.Properties;
  * @param maxRequestBytes the largest request accepted (larger ones get 413)
  * @param schemaCacheSize how many compiled schemas are kept
  * @param budgetSteps     the most evaluation steps one request may take ({@link WorkBudget})
+ * @param formatAssertion whether {@code format} fails values that do not match it (the default: a
+ *                        verification service promises it) or, as the specification's default,
+ *                        only annotates them
  */
 public record EngineSettings(
         String publicBaseUrl,
@@ -21,7 +24,8 @@ public record EngineSettings(
         int listCap,
         int maxRequestBytes,
         int schemaCacheSize,
-        long budgetSteps) {
+        long budgetSteps,
+        boolean formatAssertion) {
     public static final String VERIFIER_VERSION = loadVersion();
 
     public EngineSettings {
@@ -46,19 +50,28 @@ public record EngineSettings(
                 DEFAULT_LIST_CAP,
                 DEFAULT_MAX_REQUEST_BYTES,
                 DEFAULT_SCHEMA_CACHE_SIZE,
-                DEFAULT_BUDGET_STEPS);
+                DEFAULT_BUDGET_STEPS,
+                true);
     }
 
     public EngineSettings withPublicUrl(String url) {
-        return new EngineSettings(url, serviceName, listCap, maxRequestBytes, schemaCacheSize, budgetSteps);
+        return new EngineSettings(
+                url, serviceName, listCap, maxRequestBytes, schemaCacheSize, budgetSteps, formatAssertion);
     }
 
     public EngineSettings withBudgetSteps(long steps) {
-        return new EngineSettings(publicBaseUrl, serviceName, listCap, maxRequestBytes, schemaCacheSize, steps);
+        return new EngineSettings(
+                publicBaseUrl, serviceName, listCap, maxRequestBytes, schemaCacheSize, steps, formatAssertion);
     }
 
     public EngineSettings withMaxRequestBytes(int bytes) {
-        return new EngineSettings(publicBaseUrl, serviceName, listCap, bytes, schemaCacheSize, budgetSteps);
+        return new EngineSettings(
+                publicBaseUrl, serviceName, listCap, bytes, schemaCacheSize, budgetSteps, formatAssertion);
+    }
+
+    public EngineSettings withFormatAssertion(boolean assertion) {
+        return new EngineSettings(
+                publicBaseUrl, serviceName, listCap, maxRequestBytes, schemaCacheSize, budgetSteps, assertion);
     }
 
     private static String loadVersion() {

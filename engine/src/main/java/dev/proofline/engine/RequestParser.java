@@ -94,9 +94,11 @@ public final class RequestParser {
         JsonNode schema = request.get("expected_schema");
         if (schema == null || schema.isNull()) {
             problems.add(required("expected_schema", "Send the JSON Schema the output must meet."));
-        } else if (!schema.isObject()) {
+        } else if (!schema.isObject() && !schema.isBoolean()) {
             problems.add(new FieldProblem(
-                    "expected_schema", "is not an object", "Send a JSON Schema object, e.g. {\"type\": \"object\"}."));
+                    "expected_schema",
+                    "is not a schema (an object, or true or false)",
+                    "Send a JSON Schema object, e.g. {\"type\": \"object\"}."));
         }
         JsonNode output = request.get("submitted_output");
         if (output == null) {

@@ -6,6 +6,8 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
 import com.networknt.schema.path.PathType;
 import dev.proofline.contract.FieldProblem;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -22,8 +25,9 @@ import tools.jackson.databind.JsonNode;
  * problems that make the request invalid. Results, good and bad, are cached by {@code schema_hash}
  * in a bounded LRU, so a pipeline sending one schema a million times compiles it once.
  *
- * <p>Safety: the caller's schema is compiled in a registry that refuses to load anything (no http,
- * file, jar or classpath {@code $ref}), and its patterns run on RE2/J. Meta-validation runs in a
+ * <p>Safety: the caller's schema is compiled in a registry that refuses to load anything but the
+ * bundled meta-schemas (no http, file, jar or classpath {@code $ref}), and its patterns run with
+ * ECMA-262 meaning on RE2/J. Meta-validation runs in a
  * second registry that only ever loads the bundled meta-schemas of the standard dialects.
  */
 public final class SchemaCompiler {
@@ -31,6 +35,17 @@ public final class SchemaCompiler {
     private static final String DIALECTS = "https://json-schema.org/draft/2020-12/schema (the default), "
             + "https://json-schema.org/draft/2019-09/schema, http://json-schema.org/draft-07/schema#, "
             + "http://json-schema.org/draft-06/schema# or http://json-schema.org/draft-04/schema#";
+
+    /** Every supported dialect, with the formats {@link StrictFormats} checks to the letter of their RFCs. */
+    private static final List<Dialect> STRICT_FORMAT_DIALECTS = Stream.of(
+                    Dialects.getDraft4(),
+                    Dialects.getDraft6(),
+                    Dialects.getDraft7(),
+                    Dialects.getDraft201909(),
+                    Dialects.getDraft202012())
+            .map(dialect ->
+                    Dialect.builder(dialect).formats(StrictFormats.all()).build())
+            .toList();
 
     /** A compiled schema, or why the schema makes the request invalid. */
     public sealed interface Compilation {
@@ -45,16 +60,31 @@ public final class SchemaCompiler {
     private final Map<String, Compilation> cache;
     private final AtomicLong compilations = new AtomicLong();
 
+    /** A compiler that asserts {@code format}, as Proofline does by default. */
     public SchemaCompiler(int cacheSize) {
+        this(cacheSize, true);
+    }
+
+    public SchemaCompiler(int cacheSize, boolean formatAssertion) {
         SchemaRegistryConfig config = SchemaRegistryConfig.builder()
                 .regularExpressionFactory(Re2jRegularExpressions.INSTANCE)
+                .formatAssertionsEnabled(formatAssertion)
                 .pathType(PathType.LEGACY)
                 .build();
-        this.registry = SchemaRegistry.withDefaultDialect(
-                SpecificationVersion.DRAFT_2020_12,
-                b -> b.schemaRegistryConfig(config).schemaLoader(loader -> loader.block(iri -> true)));
+        this.registry = SchemaRegistry.withDialects(
+                STRICT_FORMAT_DIALECTS,
+                b -> b.defaultDialectId(DEFAULT_DIALECT)
+                        .schemaRegistryConfig(config)
+                        .schemaLoader(loader -> loader.block(iri -> !StandardMetaSchemas.contains(iri.toString()))));
+        // Meta-validation leaves format to annotation: a pattern or reference that cannot run is
+        // explained by SchemaProblems, in its own words, not as "does not match the regex format".
+        SchemaRegistryConfig metaConfig = SchemaRegistryConfig.builder()
+                .regularExpressionFactory(Re2jRegularExpressions.INSTANCE)
+                .formatAssertionsEnabled(false)
+                .pathType(PathType.LEGACY)
+                .build();
         this.metaRegistry = SchemaRegistry.withDefaultDialect(
-                SpecificationVersion.DRAFT_2020_12, b -> b.schemaRegistryConfig(config));
+                SpecificationVersion.DRAFT_2020_12, b -> b.schemaRegistryConfig(metaConfig));
         this.cache = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, Compilation> eldest) {
@@ -85,9 +115,11 @@ public final class SchemaCompiler {
     }
 
     private Compilation compileUncached(JsonNode schemaNode, String schemaHash) {
-        if (!schemaNode.isObject()) {
+        if (!schemaNode.isObject() && !schemaNode.isBoolean()) {
             return rejected(
-                    "expected_schema", "is not an object", "Send a JSON Schema object, e.g. {\"type\": \"object\"}.");
+                    "expected_schema",
+                    "is not a schema (an object, or true or false)",
+                    "Send a JSON Schema object, e.g. {\"type\": \"object\"}.");
         }
         Optional<SpecificationVersion> dialect = dialectOf(schemaNode);
         if (dialect.isEmpty()) {
@@ -117,7 +149,7 @@ public final class SchemaCompiler {
     }
 
     private static Optional<SpecificationVersion> dialectOf(JsonNode schemaNode) {
-        JsonNode declared = schemaNode.get("$schema");
+        JsonNode declared = schemaNode.isObject() ? schemaNode.get("$schema") : null;
         if (declared == null) {
             return Optional.of(SpecificationVersion.DRAFT_2020_12);
         }

@@ -32,7 +32,8 @@ final class SchemaProblems {
                         "cannot be compiled: a reference, a pattern or a keyword's value is not one the"
                                 + " validator can use (such as a count above 2147483647)",
                         "Check references, patterns and numbers; only internal '#...' references,"
-                                + " RE2-compatible patterns and counts that fit 32 bits are supported."));
+                                + " ECMA-262 patterns without lookaround or backreferences, and counts that fit 32 bits"
+                                + " are supported."));
             }
         }
         return problems;
@@ -58,19 +59,18 @@ final class SchemaProblems {
             String here = location + "." + key;
             if ((key.equals("$ref") || key.equals("$dynamicRef"))
                     && value.isString()
-                    && !value.stringValue().startsWith("#")) {
+                    && !value.stringValue().startsWith("#")
+                    && !StandardMetaSchemas.contains(value.stringValue())) {
                 out.add(new FieldProblem(
                         here,
                         "refers to a schema outside the request; Proofline never loads "
                                 + "schemas from the network, files or the classpath",
                         "Inline the referenced schema under $defs and refer to it as '#/$defs/name'."));
-            } else if (key.equals("pattern") && value.isString() && !compilesOnRe2(value.stringValue())) {
-                out.add(patternProblem(here));
+            } else if (key.equals("pattern") && value.isString()) {
+                patternProblem(value.stringValue(), here).ifPresent(out::add);
             } else if (key.equals("patternProperties") && value.isObject()) {
                 for (String regex : value.propertyNames()) {
-                    if (!compilesOnRe2(regex)) {
-                        out.add(patternProblem(here));
-                    }
+                    patternProblem(regex, here).ifPresent(out::add);
                 }
                 scan(value, here, out);
             } else {
@@ -79,19 +79,19 @@ final class SchemaProblems {
         }
     }
 
-    private static FieldProblem patternProblem(String field) {
-        return new FieldProblem(
-                field,
-                "is a regular expression Proofline cannot run in linear time",
-                "Use RE2 syntax: no lookahead, lookbehind or backreferences.");
-    }
-
-    private static boolean compilesOnRe2(String regex) {
+    /** Why a pattern cannot run, in the words of {@link EcmaScriptPatterns}, or empty when it can. */
+    private static java.util.Optional<FieldProblem> patternProblem(String regex, String field) {
         try {
-            com.google.re2j.Pattern.compile(regex);
-            return true;
-        } catch (RuntimeException e) {
-            return false;
+            Re2jRegularExpressions.compile(regex);
+            return java.util.Optional.empty();
+        } catch (EcmaScriptPatterns.Unsupported e) {
+            return java.util.Optional.of(new FieldProblem(
+                    field,
+                    "holds a regular expression that " + e.getMessage(),
+                    e.nonLinear()
+                            ? "Rewrite it without lookahead, lookbehind or backreferences: Proofline runs patterns in"
+                                    + " linear time (RE2), so no schema can stall verification."
+                            : "Write the pattern in ECMA-262 syntax, as JSON Schema specifies."));
         }
     }
 

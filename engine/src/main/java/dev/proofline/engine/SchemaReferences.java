@@ -20,7 +20,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <ul>
  *   <li>a reference to anything not defined inside the schema (a URL, a file, an unknown
- *       {@code $id}), wherever it stands, {@code contentSchema} and unused {@code $defs} included;
+ *       {@code $id}), wherever it stands, {@code contentSchema} and unused {@code $defs} included,
+ *       except the bundled meta-schemas of the standard dialects ({@link StandardMetaSchemas});
  *   <li>a cycle of subschemas applied to the same instance value ({@code "$ref": "#"} at the root,
  *       two {@code $defs} referring to each other, an {@code anyOf} containing itself): evaluating it
  *       never ends. A cycle that descends into the instance (a tree whose {@code children} items
@@ -193,6 +194,10 @@ final class SchemaReferences {
         String resource = hash < 0 ? target : target.substring(0, hash);
         String fragment = hash < 0 ? "" : target.substring(hash + 1);
         JsonNode root = resources.get(resource);
+        if (root == null && StandardMetaSchemas.contains(target)) {
+            // A bundled meta-schema: fixed, never fetched, and it only descends into the instance.
+            return null;
+        }
         if (root == null) {
             return refuse(
                     at,

@@ -21,7 +21,8 @@ public final class VerificationEngine {
     private final long budgetSteps;
 
     public VerificationEngine(EngineSettings settings, Attestor attestor) {
-        this.parser = new RequestParser(new SchemaCompiler(settings.schemaCacheSize()), settings.maxRequestBytes());
+        this.parser = new RequestParser(
+                new SchemaCompiler(settings.schemaCacheSize(), settings.formatAssertion()), settings.maxRequestBytes());
         this.assembler = new ReceiptAssembler(settings);
         this.attestor = attestor;
         this.budgetSteps = settings.budgetSteps();

@@ -17,7 +17,15 @@ final class EngineFixture {
     static final UUID ID = UUID.fromString("00000000-0000-4000-8000-000000000001");
 
     final KeyRing keys = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
-    final VerificationEngine engine = new VerificationEngine(EngineSettings.defaults(), new Attestor(keys));
+    final VerificationEngine engine;
+
+    EngineFixture() {
+        this(EngineSettings.defaults());
+    }
+
+    EngineFixture(EngineSettings settings) {
+        engine = new VerificationEngine(settings, new Attestor(keys));
+    }
 
     ParseOutcome parse(String json) {
         return engine.parser().parse(json.getBytes(StandardCharsets.UTF_8));

@@ -160,7 +160,8 @@ public final class ProoflineNode implements AutoCloseable {
             EngineSettings engineSettings = EngineSettings.defaults()
                     .withPublicUrl(publicUrl)
                     .withMaxRequestBytes(settings.maxRequestBytes())
-                    .withBudgetSteps(settings.budgetSteps());
+                    .withBudgetSteps(settings.budgetSteps())
+                    .withFormatAssertion(settings.formatAssertion());
             Attestor attestor = new Attestor(keys);
             VerificationEngine engine = new VerificationEngine(engineSettings, attestor);
             AvroSerde<Receipt> receipts = new AvroSerde<>(registry, Receipt.getClassSchema());

@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param publicUrl          empty: this node's own HTTP address
  * @param receiptCacheBytes  memory for the newest receipts, read back without the broker
  * @param budgetSteps        the most evaluation steps one request may take
+ * @param formatAssertion    whether JSON Schema's format keyword fails values (true) or only annotates
  * @param retention          how long each topic Proofline creates keeps its records
  * @param connections        caps on live-feed and MCP connections
  * @param access             caller keys' topic, trusted proxies, CORS origins
@@ -47,6 +48,7 @@ public record ProoflineSettings(
         Duration receiptIndexRetention,
         long receiptCacheBytes,
         long budgetSteps,
+        boolean formatAssertion,
         TopicRetention retention,
         ConnectionLimits connections,
         AccessSettings access,
@@ -90,6 +92,7 @@ public record ProoflineSettings(
                 Settings.RECEIPT_INDEX_RETENTION.in(config),
                 Settings.RECEIPTS_CACHE_MB.in(config) * 1024L * 1024L,
                 Settings.VERIFY_BUDGET_STEPS.in(config),
+                Settings.VERIFY_FORMAT_ASSERTION.in(config),
                 new TopicRetention(
                         Settings.INPUT_RETENTION_MS.in(config),
                         Settings.RECEIPTS_RETENTION_MS.in(config),

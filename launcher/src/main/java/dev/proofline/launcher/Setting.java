@@ -53,6 +53,20 @@ public record Setting<T>(
                 description);
     }
 
+    /** {@code true} or {@code false}, nothing else (a typo must not silently pick one). */
+    static Setting<Boolean> flag(String key, boolean defaultValue, String description) {
+        return new Setting<>(
+                key,
+                s -> switch (s) {
+                    case "true" -> true;
+                    case "false" -> false;
+                    default -> throw new IllegalArgumentException("must be true or false");
+                },
+                defaultValue,
+                Boolean.toString(defaultValue),
+                description);
+    }
+
     /** Comma-separated values; empty by default. */
     static Setting<List<String>> list(String key, String description) {
         return new Setting<>(

@@ -87,6 +87,11 @@ public final class Settings {
             Long.toString(EngineSettings.DEFAULT_BUDGET_STEPS),
             "most evaluation steps one request may take (schema keywords applied, values examined by rules);"
                     + " more is verification_budget_exceeded");
+    public static final Setting<Boolean> VERIFY_FORMAT_ASSERTION = Setting.flag(
+            "verify.format.assertion",
+            true,
+            "check the JSON Schema format keyword (date, email, uuid...) as an assertion; false keeps the"
+                    + " specification's annotation-only default, where format never fails");
     public static final Setting<Long> RECEIPTS_RETENTION_MS = new Setting<>(
             "topics.receipts.retention.ms",
             Long::parseLong,
@@ -197,6 +202,7 @@ public final class Settings {
             MAX_REQUEST_BYTES,
             VERIFY_TIMEOUT,
             VERIFY_BUDGET_STEPS,
+            VERIFY_FORMAT_ASSERTION,
             RECEIPT_INDEX_RETENTION,
             RECEIPTS_CACHE_MB,
             INPUT_RETENTION_MS,
