@@ -15,7 +15,8 @@ import java.util.Map;
  *   <li>{@code .} stops at every line terminator ({@code \n}, {@code \r}, U+2028, U+2029);
  *   <li>Unicode properties take ECMA-262's names: long General_Category names and aliases
  *       ({@code \p{Letter}}, {@code \p{digit}}), {@code gc=}, {@code Script=}/{@code sc=}, and the
- *       binary properties {@code Any}, {@code ASCII}, {@code Assigned};
+ *       binary properties {@code Any}, {@code ASCII}, {@code Assigned} (and, as RE2 takes them, lone
+ *       script names such as {@code \p{Greek}});
  *   <li>{@code \cX} control escapes, four-digit and braced Unicode escapes (surrogate pairs joined),
  *       {@code \0}, {@code \v}, {@code [\b]}, {@code []} (matches nothing) and {@code [^]}
  *       (anything);
@@ -45,9 +46,31 @@ final class EcmaScriptPatterns {
     /** ECMA-262 WhiteSpace and LineTerminator, as the body of an RE2 character class. */
     static final String WHITESPACE = "\\t\\n\\x{0B}\\f\\r\\x{FEFF}\\p{Zs}\\x{2028}\\x{2029}";
 
+    /** The same white space, one code point at a time (\p{Zs} written out), for subtracting from. */
+    private static final List<Integer> WHITESPACE_CODE_POINTS = java.util.stream.IntStream.concat(
+                    java.util.stream.IntStream.of(
+                            0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000,
+                            0xFEFF),
+                    java.util.stream.IntStream.rangeClosed(0x2000, 0x200A))
+            .boxed()
+            .toList();
+
     private static final String LINE_TERMINATORS = "\\n\\r\\x{2028}\\x{2029}";
     private static final String EVERYTHING = "\\x{0}-\\x{10FFFF}";
     private static final String SYNTAX_CHARACTERS = "^$\\.*+?()[]{}|/";
+
+    /** Deeper nesting overflows RE2/J's recursive parser (a JVM error no catch expects). */
+    static final int MAX_DEPTH = 500;
+    /** RE2's own limit on one counted repetition, and on the product of nested ones (a{1000}{1000} is a million). */
+    static final int MAX_REPEAT = 1_000;
+    /** All counted repetitions of one pattern together: RE2/J compiles each copy, with no limit of its own. */
+    static final int MAX_REPEAT_TOTAL = 20_000;
+
+    /** Everything in ECMA-262's General_Category C (Other) is outside these. */
+    private static final String NOT_OTHER = "\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}\\p{Z}";
+
+    private static final com.google.re2j.Pattern COUNTED =
+            com.google.re2j.Pattern.compile("([0-9]{1,9})(,([0-9]{0,9}))?}");
 
     /** General_Category values by every name ECMA-262 accepts (Unicode's PropertyValueAliases). */
     private static final Map<String, String> GENERAL_CATEGORIES = generalCategories();
@@ -98,6 +121,12 @@ final class EcmaScriptPatterns {
         private final boolean syntaxOnly;
         private final StringBuilder out = new StringBuilder();
         private int at;
+        /** Per open group, the largest product of counted repetitions inside it; the top is the pattern. */
+        private final java.util.ArrayDeque<Long> groups = new java.util.ArrayDeque<>(List.of(1L));
+        /** What the last atom multiplies a following {n} by: 1, or a closed group's inner product. */
+        private long lastAtom = 1;
+
+        private long repeatTotal;
 
         Translation(String pattern, boolean syntaxOnly) {
             this.pattern = pattern;
@@ -107,15 +136,75 @@ final class EcmaScriptPatterns {
         String translate() {
             while (at < pattern.length()) {
                 char c = pattern.charAt(at++);
+                long weight = 1;
                 switch (c) {
                     case '\\' -> out.append(escape(false).outsideClass());
                     case '[' -> characterClass();
-                    case '(' -> group();
+                    case '(' -> {
+                        group();
+                        if (groups.size() > MAX_DEPTH) {
+                            throw new Unsupported(
+                                    "nests groups more than " + MAX_DEPTH + " deep, more than Proofline runs", false);
+                        }
+                        groups.push(1L);
+                    }
+                    case ')' -> {
+                        if (groups.size() == 1) {
+                            throw invalid("a ')' closes no group");
+                        }
+                        weight = groups.pop();
+                        // What repeats inside a group repeats inside its parent too, quantified or not.
+                        groups.push(Math.max(groups.pop(), weight));
+                        out.append(c);
+                    }
+                    case '{' -> {
+                        if (counted()) {
+                            weight = 0; // a quantifier is not an atom
+                        } else {
+                            out.append("\\{");
+                        }
+                    }
                     case '.' -> out.append("[^").append(LINE_TERMINATORS).append(']');
                     default -> out.append(c);
                 }
+                if (c != '*' && c != '+' && c != '?' && weight != 0) {
+                    lastAtom = weight;
+                }
+            }
+            if (groups.size() != 1) {
+                throw invalid("a group is not closed with ')'");
             }
             return out.toString();
+        }
+
+        /**
+         * A counted repetition {n}, {n,} or {n,m} at {@code at} (just past its brace), copied out and
+         * weighed against the limits; false (nothing consumed) when the brace is a literal.
+         */
+        private boolean counted() {
+            com.google.re2j.Matcher quantifier =
+                    COUNTED.matcher(pattern.substring(at, Math.min(pattern.length(), at + 24)));
+            if (!quantifier.lookingAt()) {
+                return false;
+            }
+            long min = Long.parseLong(quantifier.group(1));
+            String max = quantifier.group(3);
+            long count = max == null || max.isEmpty() ? min : Long.parseLong(max);
+            if (max != null && !max.isEmpty() && count < min) {
+                throw invalid("a counted repetition {n,m} has m smaller than n");
+            }
+            long product = Math.max(count, 1) * lastAtom;
+            repeatTotal += product;
+            if (count > MAX_REPEAT || product > MAX_REPEAT || repeatTotal > MAX_REPEAT_TOTAL) {
+                throw new Unsupported(
+                        "repeats more than Proofline runs: at most " + MAX_REPEAT + " for one counted repetition,"
+                                + " nested ones multiplied, and " + MAX_REPEAT_TOTAL + " in all",
+                        false);
+            }
+            groups.push(Math.max(groups.pop(), product));
+            out.append('{').append(quantifier.group());
+            at += quantifier.group().length();
+            return true;
         }
 
         private void group() {
@@ -161,6 +250,10 @@ final class EcmaScriptPatterns {
             }
             StringBuilder body = new StringBuilder();
             List<String> negatedSets = new ArrayList<>();
+            List<Integer> singles = new ArrayList<>(); // the class's single characters, while it has no ranges or sets
+            boolean onlySingles = true;
+            boolean afterSet = false; // the previous item was a class escape (\d, \s, \p{...})
+            boolean first = true;
             while (true) {
                 if (at >= pattern.length()) {
                     throw invalid("a character class is not closed with ']'");
@@ -169,8 +262,25 @@ final class EcmaScriptPatterns {
                 if (c == ']') {
                     break;
                 }
+                boolean wasFirst = first;
+                first = false;
+                if (c == '-' && !wasFirst && !pattern.startsWith("]", at)) {
+                    if (afterSet || startsClassEscape(at)) {
+                        throw invalid("a class escape such as \\d or \\s cannot be an end of a range");
+                    }
+                    onlySingles = false;
+                    body.append(c);
+                    continue;
+                }
                 if (c == '\\') {
+                    afterSet = startsClassEscape(at - 1);
                     Atom atom = escape(true);
+                    Integer single = afterSet ? null : singleCodePoint(atom.text());
+                    if (single != null) {
+                        singles.add(single);
+                    } else if (!(atom.set() != null && atom.negated())) {
+                        onlySingles = false; // a negated set is subtracted from, never listed
+                    }
                     if (atom.text() != null) {
                         body.append(atom.text());
                     } else if (!atom.negated()) {
@@ -179,8 +289,12 @@ final class EcmaScriptPatterns {
                         negatedSets.add(atom.set());
                     }
                 } else if (c == '[') {
+                    afterSet = false;
+                    singles.add((int) c);
                     body.append("\\["); // RE2 would read [[:alpha:]] as a POSIX class
                 } else {
+                    afterSet = false;
+                    singles.add((int) c);
                     body.append(c);
                 }
             }
@@ -196,9 +310,46 @@ final class EcmaScriptPatterns {
                 out.append("(?:").append(String.join("|", alternatives)).append(')');
             } else if (body.length() == 0 && negatedSets.size() == 1) {
                 out.append('[').append(negatedSets.get(0)).append(']'); // [^\S] is \s
+            } else if (negatedSets.equals(List.of(WHITESPACE)) && onlySingles) {
+                out.append(whitespaceExcept(singles)); // [^\S\n]: white space but a newline
+            } else if (syntaxOnly) {
+                out.append("(?:)");
             } else {
-                throw invalid("a negated class that also holds \\S, \\P{...} or the like has no RE2 form");
+                throw new Unsupported(
+                        "holds a negated class mixing \\S, \\P{...} or the like with other characters, which has no RE2"
+                                + " form",
+                        false);
             }
+        }
+
+        /** Whether a class escape (\d \D \w \W \s \S \p \P) starts at {@code index}. */
+        private boolean startsClassEscape(int index) {
+            return index + 1 < pattern.length()
+                    && pattern.charAt(index) == '\\'
+                    && "dDwWsSpP".indexOf(pattern.charAt(index + 1)) >= 0;
+        }
+
+        /** The one character an escape's RE2 text stands for, or null (a set, an assertion). */
+        private static Integer singleCodePoint(String text) {
+            return switch (text) {
+                case "\\n" -> (int) '\n';
+                case "\\t" -> (int) '\t';
+                case "\\r" -> (int) '\r';
+                case "\\f" -> (int) '\f';
+                default -> {
+                    if (text.startsWith("\\x{") && text.endsWith("}")) {
+                        yield Integer.parseInt(text.substring(3, text.length() - 1), 16);
+                    }
+                    yield text.length() == 2 && text.charAt(0) == '\\' ? (int) text.charAt(1) : null;
+                }
+            };
+        }
+
+        /** ECMA-262 white space without the given characters, as an RE2 class. */
+        private static String whitespaceExcept(List<Integer> excluded) {
+            StringBuilder kept = new StringBuilder();
+            WHITESPACE_CODE_POINTS.stream().filter(c -> !excluded.contains(c)).forEach(c -> kept.append(codePoint(c)));
+            return kept.length() == 0 ? "[^" + EVERYTHING + "]" : "[" + kept + "]";
         }
 
         private Atom escape(boolean inClass) {
@@ -274,6 +425,9 @@ final class EcmaScriptPatterns {
                 }
                 String digits = pattern.substring(at + 1, end);
                 at = end + 1;
+                if (digits.isEmpty() || digits.length() > 6 || !digits.chars().allMatch(d -> isAsciiHex((char) d))) {
+                    throw invalid("\\u{...} must hold one to six hexadecimal digits");
+                }
                 int value;
                 try {
                     value = Integer.parseInt(digits, 16);
@@ -287,7 +441,10 @@ final class EcmaScriptPatterns {
             }
             int unit = hex(4);
             // A surrogate pair written as two escapes is one code point, as in ECMA-262's Unicode mode.
-            if (Character.isHighSurrogate((char) unit) && pattern.startsWith("\\u", at)) {
+            if (Character.isHighSurrogate((char) unit)
+                    && pattern.startsWith("\\u", at)
+                    && at + 6 <= pattern.length()
+                    && pattern.substring(at + 2, at + 6).chars().allMatch(d -> isAsciiHex((char) d))) {
                 int saved = at;
                 at += 2;
                 int low = hex(4);
@@ -309,12 +466,31 @@ final class EcmaScriptPatterns {
             }
             String name = pattern.substring(at + 1, end);
             at = end + 1;
+            String category = generalCategoryOf(name);
+            // RE2's C leaves out unassigned code points, and it has no Cn: both as complements.
+            if ("C".equals(category)) {
+                return Atom.set(NOT_OTHER, !negated);
+            }
+            if ("Cn".equals(category)) {
+                return Atom.set(BINARY_PROPERTIES.get("Assigned"), !negated);
+            }
             String body = propertySet(name);
             if (body.startsWith("\\p{") && body.indexOf('\\', 1) < 0) {
                 // One RE2 property: \P{...} works inside and outside classes.
                 return Atom.text(negated ? "\\P" + body.substring(2) : body);
             }
             return Atom.set(body, negated);
+        }
+
+        /** The General_Category short name {@code \p{name}} asks for, or null when it asks for something else. */
+        private static String generalCategoryOf(String name) {
+            if (name.startsWith("General_Category=")) {
+                return GENERAL_CATEGORIES.get(name.substring("General_Category=".length()));
+            }
+            if (name.startsWith("gc=")) {
+                return GENERAL_CATEGORIES.get(name.substring(3));
+            }
+            return GENERAL_CATEGORIES.get(name);
         }
 
         /** The class body of \p{name}, or Unsupported. */
@@ -326,7 +502,8 @@ final class EcmaScriptPatterns {
                 if (key.equals("General_Category") || key.equals("gc")) {
                     return generalCategory(value, name);
                 }
-                if (key.equals("Script") || key.equals("sc") || key.equals("Script_Extensions") || key.equals("scx")) {
+                // Script_Extensions (scx) differs from Script for shared characters; RE2 has only Script.
+                if (key.equals("Script") || key.equals("sc")) {
                     return script(value, name);
                 }
                 throw unsupported(name);
@@ -335,10 +512,11 @@ final class EcmaScriptPatterns {
                 return generalCategory(name, name);
             }
             String binary = BINARY_PROPERTIES.get(name);
-            if (binary == null) {
-                throw unsupported(name);
+            if (binary != null) {
+                return binary;
             }
-            return binary;
+            // ECMA-262 wants Script=Greek; a lone script name, as RE2 (and Proofline before) took it, still works.
+            return script(name, name);
         }
 
         private String generalCategory(String value, String name) {
@@ -350,6 +528,9 @@ final class EcmaScriptPatterns {
         }
 
         private String script(String value, String name) {
+            if (!value.matches("[A-Za-z][A-Za-z_]*") || value.equals("Any")) {
+                throw unsupported(name);
+            }
             // RE2/J knows scripts by their long names (Greek, Latin, Han...), as ECMA-262 writes them.
             try {
                 com.google.re2j.Pattern.compile("\\p{" + value + "}");
@@ -368,7 +549,7 @@ final class EcmaScriptPatterns {
             }
             String text = pattern.substring(at, at + digits);
             for (int i = 0; i < digits; i++) {
-                if (Character.digit(text.charAt(i), 16) < 0) {
+                if (!isAsciiHex(text.charAt(i))) {
                     throw invalid("a \\x or \\u escape needs " + digits + " hexadecimal digits");
                 }
             }
@@ -378,6 +559,10 @@ final class EcmaScriptPatterns {
 
         private static String codePoint(int value) {
             return "\\x{" + Integer.toHexString(value).toUpperCase() + "}";
+        }
+
+        private static boolean isAsciiHex(char c) {
+            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
         }
 
         private static boolean isAsciiLetter(char c) {

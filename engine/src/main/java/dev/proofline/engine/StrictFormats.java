@@ -329,7 +329,8 @@ final class StrictFormats {
         }
 
         private static boolean portValid(String port) {
-            return port.isEmpty() || port.substring(1).chars().allMatch(c -> c >= '0' && c <= '9');
+            return port.isEmpty()
+                    || (port.startsWith(":") && port.substring(1).chars().allMatch(c -> c >= '0' && c <= '9'));
         }
 
         private static boolean embeddedIpv4Valid(String literal) {

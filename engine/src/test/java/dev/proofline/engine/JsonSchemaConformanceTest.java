@@ -150,6 +150,10 @@ class JsonSchemaConformanceTest {
         assertEquals("fail", verdict("{\"pattern\":\"^\\\\p{Letter}+$\"}", "\"a1\""));
         assertEquals("pass", verdict("{\"pattern\":\"^\\\\p{digit}+$\"}", "\"42\u0664\""));
         assertEquals("pass", verdict("{\"pattern\":\"^\\\\p{Script=Greek}+$\"}", "\"\u03b1\u03b2\""));
+        assertEquals(
+                "pass",
+                verdict("{\"pattern\":\"^\\\\p{Greek}+$\"}", "\"\u03b1\u03b2\""),
+                "a lone script name, as RE2 takes it");
         assertEquals("pass", verdict("{\"pattern\":\"^\\\\cC$\"}", "\"\\u0003\""));
         assertEquals("fail", verdict("{\"pattern\":\"^\\\\d$\"}", "\"\u0664\""), "\\d is ASCII in ECMA-262");
         assertEquals("fail", verdict("{\"pattern\":\"^a.b$\"}", "\"a\\u2028b\""), ". stops at line terminators");
@@ -161,6 +165,41 @@ class JsonSchemaConformanceTest {
         assertEquals("pass", verdict("{\"patternProperties\":{\"^\\\\p{Lu}\":{\"type\":\"integer\"}}}", "{\"Ä\":1}"));
         assertEquals(
                 "fail", verdict("{\"patternProperties\":{\"^\\\\p{Lu}\":{\"type\":\"integer\"}}}", "{\"Ä\":\"x\"}"));
+    }
+
+    @Test
+    void hostilePatternsAreRefusedBeforeTheyCanExhaustMemoryOrStack() {
+        // RE2/J expands counted repetitions and parses groups recursively, with no limits of its own.
+        String nested = "((a{1000}){1000}){1000}";
+        String deep = "(".repeat(20_000) + "a" + ")".repeat(20_000);
+        for (String pattern : List.of(nested, deep, "(?:a{1000}){2}", "a{1001}")) {
+            JsonNode error = fixture.invalid(request("{\"pattern\":\"" + pattern + "\"}", "\"a\"", ""));
+            assertEquals(
+                    "invalid_request",
+                    error.get("code").asString(),
+                    pattern.substring(0, Math.min(10, pattern.length())));
+            assertEquals(
+                    "fail", verdict("{\"format\":\"regex\"}", "\"" + pattern + "\""), "a format check refuses it too");
+        }
+        assertEquals("pass", verdict("{\"pattern\":\"^(?:a{10}){100}$\"}", "\"" + "a".repeat(1000) + "\""));
+    }
+
+    @Test
+    void patternEdgesKeepTheirEcmaScriptMeaning() {
+        assertEquals(
+                "pass", verdict("{\"pattern\":\"^[^\\\\S\\\\n]+$\"}", "\" \\u00a0\\t\""), "white space but newline");
+        assertEquals("fail", verdict("{\"pattern\":\"^[^\\\\S\\\\n]+$\"}", "\" \\n\""));
+        assertEquals("pass", verdict("{\"pattern\":\"^\\\\p{C}$\"}", "\"\\u0378\""), "C includes unassigned");
+        assertEquals("pass", verdict("{\"pattern\":\"^\\\\p{Cn}$\"}", "\"\\u0378\""));
+        assertEquals("fail", verdict("{\"pattern\":\"^\\\\p{Cn}$\"}", "\"a\""));
+        for (String refused : List.of("\\\\p{scx=Hiragana}", "[\\\\s-\\\\uFFFF]", "\\\\u{+41}", "\\\\p{sc=^Greek}")) {
+            assertEquals(
+                    "invalid_request",
+                    fixture.invalid(request("{\"pattern\":\"" + refused + "\"}", "\"a\"", ""))
+                            .get("code")
+                            .asString(),
+                    refused);
+        }
     }
 
     @Test
