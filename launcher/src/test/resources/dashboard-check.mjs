@@ -52,6 +52,8 @@ try {
   await page.waitForSelector('#agent-receipts tbody tr td.signature', { timeout: 30000 });
   seen.agentTitle = await page.textContent('#agent-title');
   seen.chartPoints = await page.$$eval('#agent-chart circle', c => c.length);
+  seen.summaryCards = await page.$$eval('#agent-summary .card', cards => cards.map(c => c.textContent.trim()));
+  seen.decayedLine = await page.$$eval('#agent-chart polyline.decayed', l => l.length);
   seen.receipts = await page.$$eval('#agent-receipts tbody tr[data-verification-id]', rows => rows.map(r => ({
     id: r.dataset.verificationId,
     result: r.children[2].textContent.trim(),

@@ -179,7 +179,12 @@ async function showAgent(agentId) {
   document.getElementById('agent-title').textContent = agentId;
   const card = (label, value) => el('div', { class: 'card' }, el('b', {}, value), label);
   document.getElementById('agent-summary').replaceChildren(
-    card('trust score', history.trust_score.toFixed(3)),
+    // null (reason no_data) before the agent's first counted receipt, as /score says it.
+    card('trust score', history.trust_score == null ? '–' : history.trust_score.toFixed(3)),
+    card('decayed score (half-life ' + history.decay.half_life_days + ' d)',
+      history.decayed_score == null ? '–' : history.decayed_score.toFixed(3)),
+    ...Object.entries(history.windows).map(([name, w]) =>
+      card((name === '1d' ? 'today (UTC)' : 'last ' + name) + ': passed / failed', w.passed + ' / ' + w.failed)),
     card('pass rate', percent(history.total ? history.passed / history.total : null)),
     card('passed', history.passed), card('failed', history.failed),
     card('last seen', ago(history.last_verified_at)));
@@ -210,7 +215,10 @@ function describe(receipt) {
   return blocking && blocking.length ? 'blocking: ' + blocking.join(', ') : '';
 }
 
-/** The trust score after each point of the agent's timeline, as an SVG line (no chart library). */
+/**
+ * The trust score after each point of the agent's timeline, as an SVG line (no chart library), and
+ * the decayed score as a dashed red line.
+ */
 function scoreChart(points) {
   const ns = 'http://www.w3.org/2000/svg';
   const w = 640, h = 180, left = 36, right = 10, top = 10, bottom = 24;
@@ -236,6 +244,12 @@ function scoreChart(points) {
   const x = t => left + (t - t0) / (t1 - t0) * (w - left - right);
   const coords = points.map((p, i) => `${x(times[i]).toFixed(1)},${y(p.trust_score).toFixed(1)}`);
   add('polyline', { points: coords.join(' '), fill: 'none', stroke: '#2457a6', 'stroke-width': 2 });
+  // The decayed score (recent behaviour weighs more), where the points carry it.
+  const decayed = points.map((p, i) => [times[i], p.decayed_score]).filter(([, s]) => s != null);
+  if (decayed.length) {
+    add('polyline', { points: decayed.map(([t, s]) => `${x(t).toFixed(1)},${y(s).toFixed(1)}`).join(' '),
+      fill: 'none', stroke: '#c0392b', 'stroke-width': 1.5, 'stroke-dasharray': '4 3', class: 'decayed' });
+  }
   points.forEach((p, i) => add('circle', { cx: x(times[i]), cy: y(p.trust_score), r: 2.5, fill: '#2457a6' },
     null));
   add('text', { x: left, y: h - 6 }, points[0].at.slice(0, 19).replace('T', ' '));

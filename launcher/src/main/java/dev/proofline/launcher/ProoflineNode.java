@@ -178,7 +178,14 @@ public final class ProoflineNode implements AutoCloseable {
             metrics.countForgeries(stamp::forgedCount, callers::forgedCount);
             StreamsBuilder builder = new StreamsBuilder();
             AgentRankings rankings = new AgentRankings();
-            ReputationTopology.addTo(builder, topics, receipts, scores, settings.receiptIndexRetention(), rankings);
+            ReputationTopology.addTo(
+                    builder,
+                    topics,
+                    receipts,
+                    scores,
+                    settings.receiptIndexRetention(),
+                    settings.scoreHalfLife(),
+                    rankings);
             Properties props = streamsProperties(settings, bootstrap);
             props.putAll(replication.streamsConfigs());
             props.putAll(settings.streamsOverrides()); // an operator's streams.* setting still wins
@@ -234,8 +241,8 @@ public final class ProoflineNode implements AutoCloseable {
                     streams, new HostInfo(settings.host(), httpPort), InstanceCredential.HEADER, credential.value());
             RoutedAgentHistories histories = new RoutedAgentHistories(instances);
             ReceiptLog receiptLog = resources.add(new ReceiptLog(client, topics.receipts(), receipts, recentReceipts));
-            ScoreQueries scoreQueries =
-                    new ScoreQueries(histories, new ScoreAnswers(engineSettings, attestor, Clock.systemUTC()));
+            ScoreQueries scoreQueries = new ScoreQueries(
+                    histories, new ScoreAnswers(engineSettings, attestor, Clock.systemUTC(), settings.scoreHalfLife()));
             Metering metering = metering(settings, client, replication, secret, publicUrl, metrics, resources);
             McpEndpoint mcp = resources.add(new McpEndpoint(
                     verification,

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param receiptCacheBytes  memory for the newest receipts, read back without the broker
  * @param budgetSteps        the most evaluation steps one request may take
  * @param formatAssertion    whether JSON Schema's format keyword fails values (true) or only annotates
+ * @param scoreHalfLife      how long until a receipt weighs half in the decayed score
  * @param retention          how long each topic Proofline creates keeps its records
  * @param connections        caps on live-feed and MCP connections
  * @param access             caller keys' topic, trusted proxies, CORS origins
@@ -49,6 +50,7 @@ public record ProoflineSettings(
         long receiptCacheBytes,
         long budgetSteps,
         boolean formatAssertion,
+        Duration scoreHalfLife,
         TopicRetention retention,
         ConnectionLimits connections,
         AccessSettings access,
@@ -93,6 +95,7 @@ public record ProoflineSettings(
                 Settings.RECEIPTS_CACHE_MB.in(config) * 1024L * 1024L,
                 Settings.VERIFY_BUDGET_STEPS.in(config),
                 Settings.VERIFY_FORMAT_ASSERTION.in(config),
+                Duration.ofDays(Settings.SCORES_HALF_LIFE_DAYS.in(config)),
                 new TopicRetention(
                         Settings.INPUT_RETENTION_MS.in(config),
                         Settings.RECEIPTS_RETENTION_MS.in(config),

@@ -87,6 +87,13 @@ public final class Settings {
             Long.toString(EngineSettings.DEFAULT_BUDGET_STEPS),
             "most evaluation steps one request may take (schema keywords applied, values examined by rules);"
                     + " more is verification_budget_exceeded");
+    public static final Setting<Integer> SCORES_HALF_LIFE_DAYS = Setting.integer(
+            "scores.half.life.days",
+            30,
+            1,
+            3650,
+            "half-life of a receipt's weight in decayed_score; changing it applies to receipts counted from then on"
+                    + " (rebuild the scores with a fresh application.id to apply it to all)");
     public static final Setting<Boolean> VERIFY_FORMAT_ASSERTION = Setting.flag(
             "verify.format.assertion",
             true,
@@ -203,6 +210,7 @@ public final class Settings {
             VERIFY_TIMEOUT,
             VERIFY_BUDGET_STEPS,
             VERIFY_FORMAT_ASSERTION,
+            SCORES_HALF_LIFE_DAYS,
             RECEIPT_INDEX_RETENTION,
             RECEIPTS_CACHE_MB,
             INPUT_RETENTION_MS,

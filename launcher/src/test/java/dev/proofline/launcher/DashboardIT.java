@@ -156,6 +156,10 @@ class DashboardIT {
 
         assertEquals("dash-mixed", seen.get("agentTitle").asString());
         assertTrue(seen.get("chartPoints").asInt() >= 1, "the score-over-time chart has points");
+        String cards = seen.get("summaryCards").toString();
+        assertTrue(cards.contains("decayed score (half-life 30 d)"), cards);
+        assertTrue(cards.contains("6 / 6last 30d: passed / failed"), "six passed, six failed this month: " + cards);
+        assertEquals(1, seen.get("decayedLine").asInt(), "the decayed score is drawn beside the lifetime one");
         JsonNode receipts = seen.get("receipts");
         assertEquals(12, receipts.size(), "all twelve recent receipts are shown");
         long passed = 0;

@@ -9,12 +9,16 @@ import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.Headers;
+import dev.proofline.contract.Topics;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -426,6 +430,114 @@ class PipelineIT {
         Path document = Files.writeString(
                 tmp.resolve("openapi.json"), get("/openapi.json", 200).toString());
         assertEquals("typed", NodeTools.run(tools, "openapi-typecheck.mjs", document.toString()));
+    }
+
+    @Test
+    @Order(3)
+    void receiptsVerifiedInThePastGiveTheDecayedScoreAndDailyWindowsOfTheirTime() throws Exception {
+        // Receipts written straight to the receipts topic with past verification times, as a replay
+        // or a late record would bring them: 200 passes 60 to 90 days ago, 10 failures yesterday
+        // noon and 10 an hour ago (UTC).
+        String agent = "decay-agent";
+        Instant now = Instant.now();
+        long day = java.time.Duration.ofDays(1).toMillis();
+        List<Receipt> receipts = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            receipts.add(pastReceipt(agent, i, "pass", now.minusMillis(90 * day - i * (30 * day / 200))));
+        }
+        Instant yesterdayNoon =
+                now.truncatedTo(java.time.temporal.ChronoUnit.DAYS).minus(java.time.Duration.ofHours(12));
+        for (int i = 0; i < 10; i++) {
+            receipts.add(pastReceipt(agent, 200 + i, "fail", yesterdayNoon.plusSeconds(i)));
+            receipts.add(pastReceipt(
+                    agent,
+                    210 + i,
+                    "fail",
+                    now.minus(java.time.Duration.ofHours(1)).plusSeconds(i)));
+        }
+        AvroSerde<Receipt> serde =
+                new AvroSerde<>(new RestSchemaRegistryClient(node.httpUrl()), Receipt.getClassSchema());
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
+                java.util.Map.of(
+                        org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        node.bootstrapServers()),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (Receipt r : receipts) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                        Topics.DEFAULT_RECEIPTS, agent, serde.serializer().serialize(Topics.DEFAULT_RECEIPTS, r)));
+            }
+        }
+        String asOf = now.toString();
+        JsonNode score = null;
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            score = get("/score/" + agent + "?as_of=" + asOf, 200);
+            if (score.path("inputs").path("total").asLong() == 220) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertEquals(220, score.get("inputs").get("total").asLong(), score.toString());
+        // Expected figures, computed here from the same times.
+        double passed = 0;
+        double failed = 0;
+        for (Receipt r : receipts) {
+            double weight = Math.pow(
+                    0.5,
+                    (now.toEpochMilli()
+                                    - Instant.parse(r.getVerifiedAt().replace("+00:00", "Z"))
+                                            .toEpochMilli())
+                            / (30.0 * day));
+            if (r.getResult().equals("pass")) {
+                passed += weight;
+            } else {
+                failed += weight;
+            }
+        }
+        assertEquals(
+                dev.proofline.reputation.TrustScore.rounded(dev.proofline.reputation.TrustScore.of(passed, failed)),
+                score.get("decayed_score").asDouble(),
+                1e-6);
+        assertEquals(passed + failed, score.get("decay").get("effective_n").asDouble(), 1e-5);
+        assertTrue(score.get("decayed_score").asDouble() < 0.6, "recent failures weigh: " + score);
+        assertTrue(score.get("trust_score").asDouble() > 0.85, "the lifetime score hardly moves: " + score);
+        // Passes 60-90 days old are past the windows' retention and grace; the failures land in their days.
+        boolean sameDay = now.minus(java.time.Duration.ofHours(1))
+                .truncatedTo(java.time.temporal.ChronoUnit.DAYS)
+                .equals(now.truncatedTo(java.time.temporal.ChronoUnit.DAYS));
+        assertEquals(
+                sameDay ? 10 : 0, score.get("windows").get("1d").get("failed").asInt(), score.toString());
+        assertEquals(20, score.get("windows").get("7d").get("failed").asInt(), score.toString());
+        assertEquals(0, score.get("windows").get("30d").get("passed").asInt(), score.toString());
+        assertEquals(20, score.get("windows").get("30d").get("failed").asInt(), score.toString());
+        assertEquals(
+                422,
+                get("/score/" + agent + "?as_of=2020-01-01T00:00:00Z", 422)
+                        .get("status")
+                        .asInt());
+        assertEquals(
+                422,
+                get("/score/" + agent + "?as_of=yesterday", 422).get("status").asInt());
+    }
+
+    private static Receipt pastReceipt(String agent, int i, String result, Instant verifiedAt) {
+        return Receipt.newBuilder()
+                .setVerificationId(java.util
+                        .UUID
+                        .nameUUIDFromBytes(("decay-" + i).getBytes())
+                        .toString())
+                .setTaskId("decay-" + i)
+                .setAgentId(agent)
+                .setResult(result)
+                .setVerifiedAt(dev.proofline.engine.ReceiptAssembler.timestamp(verifiedAt))
+                .setKeyVersion("v1")
+                .setOutputHash("o")
+                .setSchemaHash("s")
+                .setRulesHash("r")
+                .setCorrelationId(null)
+                .setSignedJson("{}")
+                .build();
     }
 
     private static JsonNode post(String path, byte[] body, int expectedStatus) throws Exception {

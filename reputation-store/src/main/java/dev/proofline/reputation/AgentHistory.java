@@ -3,8 +3,10 @@ package dev.proofline.reputation;
 import dev.proofline.contract.ReceiptFields;
 import dev.proofline.contract.ScoredAgents;
 import dev.proofline.schemas.avro.Receipt;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * One agent's record, folded from its receipts in topic order: counts, first and last verification
@@ -15,6 +17,9 @@ import java.util.List;
  * the same second share a point, and when the list is full every second point is dropped, so the
  * oldest point always stays and resolution halves as the history grows. It depends only on the
  * receipts, in order, so a replay rebuilds it exactly.
+ *
+ * <p>{@code decayed} holds the same counts with each receipt's weight halving every half-life
+ * ({@link DecayedCounts}); it depends on the receipts but not on their order.
  */
 public record AgentHistory(
         String agentId,
@@ -24,7 +29,8 @@ public record AgentHistory(
         String lastVerifiedAt,
         String lastResult,
         List<RecentReceipt> recent,
-        List<ScorePoint> timeline) {
+        List<ScorePoint> timeline,
+        DecayedCounts decayed) {
     public static final int RECENT = 20;
     public static final int TIMELINE = 64;
 
@@ -35,8 +41,11 @@ public record AgentHistory(
         }
     }
 
-    /** The counts after the last receipt verified in the second {@code at} begins. */
-    public record ScorePoint(String at, long passed, long failed) {
+    /**
+     * The counts after the last receipt verified in the second {@code at} begins, and the decayed
+     * score then (NaN for points recorded before decayed scores existed).
+     */
+    public record ScorePoint(String at, long passed, long failed, double decayedScore) {
         public double trustScore() {
             return TrustScore.of(passed, failed);
         }
@@ -48,7 +57,7 @@ public record AgentHistory(
     }
 
     public static AgentHistory empty(String agentId) {
-        return new AgentHistory(agentId, 0, 0, null, null, null, List.of(), List.of());
+        return new AgentHistory(agentId, 0, 0, null, null, null, List.of(), List.of(), DecayedCounts.NONE);
     }
 
     /**
@@ -59,8 +68,10 @@ public record AgentHistory(
         return ScoredAgents.isScored(receipt.getAgentId()) && receipt.getCounted();
     }
 
-    public AgentHistory with(Receipt receipt, int partition, long offset) {
+    public AgentHistory with(Receipt receipt, int partition, long offset, Duration halfLife) {
         boolean pass = ReceiptFields.PASS.equals(receipt.getResult());
+        OptionalLong at = VerifiedAt.millis(receipt.getVerifiedAt());
+        DecayedCounts nowDecayed = at.isPresent() ? decayed.with(pass, at.getAsLong(), halfLife) : decayed;
         long nowPassed = passed + (pass ? 1 : 0);
         long nowFailed = failed + (pass ? 0 : 1);
         List<RecentReceipt> newest = new ArrayList<>(RECENT);
@@ -75,7 +86,8 @@ public record AgentHistory(
                 receipt.getVerifiedAt(),
                 receipt.getResult(),
                 newest,
-                extend(timeline, new ScorePoint(receipt.getVerifiedAt(), nowPassed, nowFailed)));
+                extend(timeline, new ScorePoint(receipt.getVerifiedAt(), nowPassed, nowFailed, nowDecayed.score())),
+                nowDecayed);
     }
 
     static List<ScorePoint> extend(List<ScorePoint> timeline, ScorePoint point) {
@@ -83,7 +95,8 @@ public record AgentHistory(
         if (!points.isEmpty() && sameSecond(points.get(points.size() - 1).at(), point.at())) {
             points.set(
                     points.size() - 1,
-                    new ScorePoint(points.get(points.size() - 1).at(), point.passed(), point.failed()));
+                    new ScorePoint(
+                            points.get(points.size() - 1).at(), point.passed(), point.failed(), point.decayedScore()));
             return points;
         }
         points.add(point);

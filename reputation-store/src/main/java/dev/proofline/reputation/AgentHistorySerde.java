@@ -27,6 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class AgentHistorySerde implements Serde<AgentHistory> {
     private static final byte FORMAT_1 = 1;
+    /** Adds each timeline point's decayed score and the decayed counts. */
+    private static final byte FORMAT_2 = 2;
 
     @Override
     public Serializer<AgentHistory> serializer() {
@@ -44,7 +46,7 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(
                 256 + 64 * h.recent().size() + 48 * h.timeline().size());
         try (DataOutputStream out = new DataOutputStream(buffer)) {
-            out.writeByte(FORMAT_1);
+            out.writeByte(FORMAT_2);
             out.writeUTF(h.agentId());
             out.writeLong(h.passed());
             out.writeLong(h.failed());
@@ -64,7 +66,11 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
                 out.writeUTF(p.at());
                 out.writeLong(p.passed());
                 out.writeLong(p.failed());
+                out.writeDouble(p.decayedScore());
             }
+            out.writeLong(h.decayed().anchorMillis());
+            out.writeDouble(h.decayed().passed());
+            out.writeDouble(h.decayed().failed());
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a byte array does not fail
         }
@@ -74,7 +80,7 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
     static AgentHistory fromBytes(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             byte format = in.readByte();
-            if (format != FORMAT_1) {
+            if (format != FORMAT_1 && format != FORMAT_2) {
                 throw new SerializationException("unknown agent-history format " + format);
             }
             String agentId = in.readUTF();
@@ -90,9 +96,14 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
             }
             List<AgentHistory.ScorePoint> timeline = new ArrayList<>();
             for (int i = in.readShort(); i > 0; i--) {
-                timeline.add(new AgentHistory.ScorePoint(in.readUTF(), in.readLong(), in.readLong()));
+                timeline.add(new AgentHistory.ScorePoint(
+                        in.readUTF(), in.readLong(), in.readLong(), format == FORMAT_2 ? in.readDouble() : Double.NaN));
             }
-            return new AgentHistory(agentId, passed, failed, first, last, lastResult, recent, timeline);
+            // A history written before decayed scores existed starts its decayed counts at its next receipt.
+            DecayedCounts decayed = format == FORMAT_2
+                    ? new DecayedCounts(in.readLong(), in.readDouble(), in.readDouble())
+                    : DecayedCounts.NONE;
+            return new AgentHistory(agentId, passed, failed, first, last, lastResult, recent, timeline, decayed);
         } catch (IOException e) {
             throw new SerializationException("a truncated agent-history record", e);
         }
@@ -128,8 +139,16 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         }
         ArrayNode timeline = node.putArray("timeline");
         for (AgentHistory.ScorePoint p : h.timeline()) {
-            timeline.addObject().put("at", p.at()).put("passed", p.passed()).put("failed", p.failed());
+            timeline.addObject()
+                    .put("at", p.at())
+                    .put("passed", p.passed())
+                    .put("failed", p.failed())
+                    .put("decayed_score", Double.isNaN(p.decayedScore()) ? null : p.decayedScore());
         }
+        node.putObject("decayed")
+                .put("anchor_ms", h.decayed().anchorMillis())
+                .put("passed", h.decayed().passed())
+                .put("failed", h.decayed().failed());
         return node;
     }
 
@@ -148,7 +167,11 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
                 .forEach(p -> timeline.add(new AgentHistory.ScorePoint(
                         p.get("at").asString(),
                         p.get("passed").asLong(),
-                        p.get("failed").asLong())));
+                        p.get("failed").asLong(),
+                        p.path("decayed_score").isNumber()
+                                ? p.get("decayed_score").asDouble()
+                                : Double.NaN)));
+        JsonNode decayed = node.path("decayed");
         return new AgentHistory(
                 node.get("agent_id").asString(),
                 node.get("passed").asLong(),
@@ -157,7 +180,13 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
                 text(node, "last_verified_at"),
                 text(node, "last_result"),
                 recent,
-                timeline);
+                timeline,
+                decayed.isObject()
+                        ? new DecayedCounts(
+                                decayed.get("anchor_ms").asLong(),
+                                decayed.get("passed").asDouble(),
+                                decayed.get("failed").asDouble())
+                        : DecayedCounts.NONE);
     }
 
     private static String text(JsonNode node, String field) {

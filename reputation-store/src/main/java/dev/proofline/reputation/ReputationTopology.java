@@ -1,5 +1,6 @@
 package dev.proofline.reputation;
 
+import dev.proofline.contract.ReceiptFields;
 import dev.proofline.contract.ScoredAgents;
 import dev.proofline.contract.Topics;
 import dev.proofline.schemas.avro.Receipt;
@@ -11,9 +12,11 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.KGroupedStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -24,7 +27,8 @@ import org.apache.kafka.streams.state.WindowStore;
 /**
  * Trust scores ({@code docs/scores.md}) as a KTable: {@code receipts} (keyed by agent id) → every receipt indexed by
  * verification id ({@code receipt-index}) → counted receipts only →
- * {@code agent-history} store, backed by its changelog and queryable → each change ranked in
+ * {@code agent-history} store (lifetime and decayed counts), backed by its changelog and queryable,
+ * and the {@code agent-daily} windowed store (counts per UTC day of verification) → each history change ranked in
  * {@link AgentRankings} (leaderboard order, in memory, rebuilt from the histories) and published to
  * the compacted scores topic ({@code agent-scores} by default). It reads nothing but the receipts topic, so replaying
  * receipts into a fresh application id rebuilds the same scores.
@@ -33,6 +37,12 @@ public final class ReputationTopology {
     public static final String STORE = "agent-history";
     /** verification id → where its receipt is in the receipts topic, kept for the configured retention. */
     public static final String RECEIPT_INDEX = "receipt-index";
+    /** Counted receipts per agent per UTC day (windowed by verification time), for the 1, 7 and 30 day figures. */
+    public static final String DAILY = "agent-daily";
+    /** How late (in verification time) a receipt may arrive and still land in its day. */
+    public static final Duration DAILY_GRACE = Duration.ofDays(1);
+    /** How long day windows are kept: at least 32 days, so a 30-day window can be asked as of yesterday. */
+    public static final Duration DAILY_RETENTION = Duration.ofDays(33);
 
     private ReputationTopology() {}
 
@@ -42,27 +52,39 @@ public final class ReputationTopology {
             Serde<Receipt> receipts,
             Serde<ScoreUpdate> scores,
             Duration indexRetention,
+            Duration halfLife,
             AgentRankings rankings) {
         builder.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false),
                 Serdes.String(),
                 new ReceiptPosition.ReceiptPositionSerde()));
-        KTable<String, AgentHistory> histories = builder.stream(
-                        topics.receipts(), Consumed.with(Serdes.String(), receipts))
+        // Event time is the verification time, so late and replayed receipts land in their own day.
+        KGroupedStream<String, PositionedReceipt> byAgent = builder.stream(
+                        topics.receipts(),
+                        Consumed.with(Serdes.String(), receipts).withTimestampExtractor(new VerifiedAt()))
                 .filter((key, receipt) -> receipt != null)
                 // Every receipt but test- ones is indexed by verification id; then only counted ones score.
                 .processValues(ReceiptPositions::new, RECEIPT_INDEX)
                 .filter((key, positioned) -> AgentHistory.counts(positioned.receipt()))
                 // Receipts are keyed by agent id whenever there is one (Receipts.key), so no repartition,
                 // and the grouping serde is never used.
-                .groupByKey(Grouped.<String, PositionedReceipt>with(Serdes.String(), null))
+                .groupByKey(Grouped.<String, PositionedReceipt>with(Serdes.String(), null));
+        KTable<String, AgentHistory> histories = byAgent.aggregate(
+                () -> null,
+                (agent, positioned, history) -> (history == null ? AgentHistory.empty(agent) : history)
+                        .with(positioned.receipt(), positioned.partition(), positioned.offset(), halfLife),
+                Materialized.<String, AgentHistory, KeyValueStore<Bytes, byte[]>>as(STORE)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(new AgentHistorySerde()));
+        byAgent.windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofDays(1), DAILY_GRACE))
                 .aggregate(
-                        () -> null,
-                        (agent, positioned, history) -> (history == null ? AgentHistory.empty(agent) : history)
-                                .with(positioned.receipt(), positioned.partition(), positioned.offset()),
-                        Materialized.<String, AgentHistory, KeyValueStore<Bytes, byte[]>>as(STORE)
+                        () -> DailyCounts.ZERO,
+                        (agent, positioned, counts) -> counts.with(
+                                ReceiptFields.PASS.equals(positioned.receipt().getResult())),
+                        Materialized.<String, DailyCounts, WindowStore<Bytes, byte[]>>as(DAILY)
                                 .withKeySerde(Serdes.String())
-                                .withValueSerde(new AgentHistorySerde()));
+                                .withValueSerde(new DailyCounts.DailyCountsSerde())
+                                .withRetention(DAILY_RETENTION));
         histories
                 .toStream()
                 .processValues(RankAgents.supplier(rankings), STORE)

@@ -13,11 +13,16 @@ public final class TrustScore {
     private TrustScore() {}
 
     public static double of(long passed, long failed) {
-        long n = passed + failed;
-        if (n == 0) {
+        return of((double) passed, (double) failed);
+    }
+
+    /** The same bound on weighted counts (decayed scores): n is the sum of the weights. */
+    public static double of(double passed, double failed) {
+        double n = passed + failed;
+        if (!(n > 0)) {
             return 0.0;
         }
-        double p = (double) passed / n;
+        double p = passed / n;
         double z2 = Z * Z;
         double centre = p + z2 / (2.0 * n);
         double margin = Z * Math.sqrt(p * (1 - p) / n + z2 / (4.0 * n * n));

@@ -10,6 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AgentHistoryTest {
+    private static final java.time.Duration HALF_LIFE = java.time.Duration.ofDays(30);
+
     private static Receipt receipt(int i, Instant at, String result) {
         return TestReceipts.receipt(i, "seller", result, at.toString().replace("Z", "") + "+00:00");
     }
@@ -30,12 +32,13 @@ class AgentHistoryTest {
     void receiptsInTheSameSecondShareOnePointHoldingTheLatestCounts() {
         Instant second = Instant.parse("2026-11-29T10:00:00.100Z");
         AgentHistory h = AgentHistory.empty("seller")
-                .with(receipt(1, second, "pass"), 0, 10)
-                .with(receipt(2, second.plusMillis(300), "fail"), 0, 11)
-                .with(receipt(3, second.plusMillis(1000), "pass"), 0, 12);
+                .with(receipt(1, second, "pass"), 0, 10, HALF_LIFE)
+                .with(receipt(2, second.plusMillis(300), "fail"), 0, 11, HALF_LIFE)
+                .with(receipt(3, second.plusMillis(1000), "pass"), 0, 12, HALF_LIFE);
         assertEquals(2, h.timeline().size());
         assertEquals(
-                new AgentHistory.ScorePoint(h.timeline().get(0).at(), 1, 1),
+                new AgentHistory.ScorePoint(
+                        h.timeline().get(0).at(), 1, 1, h.timeline().get(0).decayedScore()),
                 h.timeline().get(0));
         assertEquals(2, h.timeline().get(1).passed());
         assertEquals(
@@ -48,14 +51,19 @@ class AgentHistoryTest {
         Instant start = Instant.parse("2026-11-29T10:00:00.000Z");
         AgentHistory h = AgentHistory.empty("seller");
         for (int i = 0; i < 1000; i++) {
-            h = h.with(receipt(i, start.plusSeconds(i), i % 4 == 0 ? "fail" : "pass"), 1, i);
+            h = h.with(receipt(i, start.plusSeconds(i), i % 4 == 0 ? "fail" : "pass"), 1, i, HALF_LIFE);
         }
         List<AgentHistory.ScorePoint> points = h.timeline();
         assertTrue(
                 points.size() <= AgentHistory.TIMELINE && points.size() >= AgentHistory.TIMELINE / 2,
                 "size " + points.size());
-        assertEquals(new AgentHistory.ScorePoint(h.firstVerifiedAt(), 0, 1), points.get(0), "the first receipt stays");
-        assertEquals(new AgentHistory.ScorePoint(h.lastVerifiedAt(), 750, 250), points.get(points.size() - 1));
+        assertEquals(h.firstVerifiedAt(), points.get(0).at(), "the first receipt stays");
+        assertEquals(
+                List.of(0L, 1L), List.of(points.get(0).passed(), points.get(0).failed()));
+        assertEquals(
+                new AgentHistory.ScorePoint(
+                        h.lastVerifiedAt(), 750, 250, h.decayed().score()),
+                points.get(points.size() - 1));
         for (int i = 1; i < points.size(); i++) {
             assertTrue(points.get(i).at().compareTo(points.get(i - 1).at()) > 0, "times increase");
             assertTrue(points.get(i).passed() + points.get(i).failed()
@@ -67,11 +75,11 @@ class AgentHistoryTest {
     @Test
     void theStoreHoldsTheBinaryFormAndStillReadsHistoriesStoredAsJson() {
         AgentHistory h = AgentHistory.empty("seller")
-                .with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7)
-                .with(receipt(2, Instant.parse("2026-11-29T10:00:05Z"), "fail"), 2, 9);
+                .with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7, HALF_LIFE)
+                .with(receipt(2, Instant.parse("2026-11-29T10:00:05Z"), "fail"), 2, 9, HALF_LIFE);
         AgentHistorySerde serde = new AgentHistorySerde();
         byte[] stored = serde.serializer().serialize("agent-history-changelog", h);
-        assertEquals(1, stored[0], "format byte");
+        assertEquals(2, stored[0], "format byte");
         assertEquals(h, serde.deserializer().deserialize("agent-history-changelog", stored));
         byte[] earlier = AgentHistorySerde.toJson(h).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(h, serde.deserializer().deserialize("agent-history-changelog", earlier));
@@ -84,9 +92,36 @@ class AgentHistoryTest {
     }
 
     @Test
+    void historiesStoredBeforeDecayedScoresReadWithoutThem() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(1);
+            out.writeUTF("seller");
+            out.writeLong(1);
+            out.writeLong(0);
+            for (String text :
+                    new String[] {"2026-11-29T10:00:00.000000+00:00", "2026-11-29T10:00:00.000000+00:00", "pass"}) {
+                out.writeBoolean(true);
+                out.writeUTF(text);
+            }
+            out.writeShort(0);
+            out.writeShort(1);
+            out.writeUTF("2026-11-29T10:00:00.000000+00:00");
+            out.writeLong(1);
+            out.writeLong(0);
+        }
+        AgentHistory old = new AgentHistorySerde().deserializer().deserialize("t", bytes.toByteArray());
+        assertEquals(1, old.passed());
+        assertEquals(DecayedCounts.NONE, old.decayed(), "decayed counts start at the next receipt");
+        assertTrue(Double.isNaN(old.timeline().get(0).decayedScore()));
+        AgentHistory next = old.with(receipt(2, Instant.parse("2026-11-29T11:00:00Z"), "pass"), 0, 1, HALF_LIFE);
+        assertEquals(1.0, next.decayed().passed(), 0);
+    }
+
+    @Test
     void theStoredFormRoundTripsAndOlderRecordsWithoutPositionsStillRead() {
-        AgentHistory h =
-                AgentHistory.empty("seller").with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7);
+        AgentHistory h = AgentHistory.empty("seller")
+                .with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 2, 7, HALF_LIFE);
         assertEquals(h, AgentHistorySerde.fromJson(AgentHistorySerde.toJson(h)));
         var old = AgentHistorySerde.toJson(h);
         ((tools.jackson.databind.node.ObjectNode) old.get("recent").get(0)).remove(List.of("partition", "offset"));

@@ -57,7 +57,8 @@ class AgentRankingsTest {
         AvroSerde<ScoreUpdate> scores = new AvroSerde<>(registry, ScoreUpdate.getClassSchema());
         AgentRankings rankings = new AgentRankings();
         StreamsBuilder builder = new StreamsBuilder();
-        ReputationTopology.addTo(builder, Topics.defaults(), receipts, scores, Duration.ofDays(7), rankings);
+        ReputationTopology.addTo(
+                builder, Topics.defaults(), receipts, scores, Duration.ofDays(7), Duration.ofDays(30), rankings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ranks");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -34,7 +34,13 @@ class ReputationTopologyTest {
     private TopologyTestDriver driver(String applicationId) {
         StreamsBuilder builder = new StreamsBuilder();
         ReputationTopology.addTo(
-                builder, Topics.defaults(), receipts, scores, java.time.Duration.ofDays(7), new AgentRankings());
+                builder,
+                Topics.defaults(),
+                receipts,
+                scores,
+                java.time.Duration.ofDays(7),
+                java.time.Duration.ofDays(30),
+                new AgentRankings());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -132,6 +138,55 @@ class ReputationTopologyTest {
         }
         try (TopologyTestDriver driver = driver("rep-replayed")) {
             assertEquals(first, fold(driver));
+        }
+    }
+
+    @Test
+    void receiptsCountInTheDayTheyWereVerifiedLateOnesWithinGraceAndNoLater() {
+        try (TopologyTestDriver driver = driver("rep-daily")) {
+            TestInputTopic<String, Receipt> in =
+                    driver.createInputTopic("receipts", new StringSerializer(), new ReceiptSerializer());
+            // Record times are the pipe's "now"; the windows must follow verified_at instead.
+            in.pipeInput("a", receipt(1, "a", "pass", "2026-11-28T09:00:00.000000+00:00"));
+            in.pipeInput("a", receipt(2, "a", "fail", "2026-11-28T23:59:59.999999+00:00"));
+            in.pipeInput("a", receipt(3, "a", "pass", "2026-11-29T00:00:00.000000+00:00"));
+            in.pipeInput("a", receipt(4, "a", "pass", "2026-11-30T10:00:00.000000+00:00"));
+            // Late: verified on the 29th, read after a receipt of the 30th, within the one-day grace.
+            in.pipeInput("a", receipt(5, "a", "fail", "2026-11-29T20:00:00.000000+00:00"));
+            // Too late: the 27th closed (end + grace) before stream time reached the 30th.
+            in.pipeInput("a", receipt(6, "a", "fail", "2026-11-27T12:00:00.000000+00:00"));
+            org.apache.kafka.streams.state.WindowStore<String, DailyCounts> daily =
+                    driver.getWindowStore(ReputationTopology.DAILY);
+            Map<String, DailyCounts> byDay = new java.util.TreeMap<>();
+            try (var days =
+                    daily.fetch("a", Instant.parse("2026-11-01T00:00:00Z"), Instant.parse("2026-12-31T00:00:00Z"))) {
+                days.forEachRemaining(d -> byDay.put(Instant.ofEpochMilli(d.key).toString(), d.value));
+            }
+            assertEquals(
+                    Map.of(
+                            "2026-11-28T00:00:00Z", new DailyCounts(1, 1),
+                            "2026-11-29T00:00:00Z", new DailyCounts(1, 1),
+                            "2026-11-30T00:00:00Z", new DailyCounts(1, 0)),
+                    byDay);
+            AgentStanding standing = new AgentStanding(
+                    driver.<String, AgentHistory>getKeyValueStore(ReputationTopology.STORE)
+                            .get("a"),
+                    byDay.entrySet().stream()
+                            .map(e -> new AgentStanding.Day(
+                                    Instant.parse(e.getKey()).toEpochMilli(),
+                                    e.getValue().passed(),
+                                    e.getValue().failed()))
+                            .toList());
+            Map<String, DailyCounts> windows =
+                    standing.windows(Instant.parse("2026-11-30T18:00:00Z").toEpochMilli());
+            assertEquals(new DailyCounts(1, 0), windows.get("1d"));
+            assertEquals(new DailyCounts(3, 2), windows.get("7d"));
+            assertEquals(new DailyCounts(3, 2), windows.get("30d"));
+            // The history counts every receipt, the dropped late one included; its decayed counts too.
+            assertEquals(6, standing.history().total());
+            assertEquals(
+                    Instant.parse("2026-11-30T10:00:00Z").toEpochMilli(),
+                    standing.history().decayed().anchorMillis());
         }
     }
 }

@@ -5,7 +5,6 @@ import dev.proofline.query.payment.Metering;
 import dev.proofline.query.payment.PaymentOffer;
 import dev.proofline.query.payment.X402;
 import dev.proofline.query.score.ScoreQueries;
-import dev.proofline.reputation.AgentHistorySerde;
 import dev.proofline.reputation.query.RoutedAgentHistories;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -31,7 +30,8 @@ public final class ScoreRoutes implements RouteGroup {
     public void mount(JavalinConfig cfg) {
         cfg.routes.get("/score/{agent_id}", this::score);
         cfg.routes.get(
-                "/reputation/{agent_id}", ctx -> Responses.send(ctx, queries.reputation(ctx.pathParam("agent_id"))));
+                "/reputation/{agent_id}",
+                ctx -> Responses.send(ctx, queries.reputation(ctx.pathParam("agent_id"), ctx.queryParam("as_of"))));
         cfg.routes.get("/score/", ctx -> Responses.send(ctx, queries.score("")));
         cfg.routes.get("/reputation/", ctx -> Responses.send(ctx, queries.reputation("")));
         cfg.routes.get(RoutedAgentHistories.INTERNAL_PATH + "{agent_id}", this::internalHistory);
@@ -43,7 +43,7 @@ public final class ScoreRoutes implements RouteGroup {
         Responses.send(
                 ctx,
                 metering.score(
-                        queries.score(ctx.pathParam("agent_id")),
+                        queries.score(ctx.pathParam("agent_id"), ctx.queryParam("as_of")),
                         RequestCaller.of(ctx),
                         signature == null ? PaymentOffer.NONE : new PaymentOffer.Header(signature),
                         publicUrl + ctx.path()));
@@ -51,9 +51,9 @@ public final class ScoreRoutes implements RouteGroup {
 
     /** Another instance asks the owner: answer from this store only, never forward again. */
     private void internalHistory(Context ctx) {
-        var history = histories.findLocally(ctx.pathParam("agent_id"));
-        if (history.isPresent()) {
-            Responses.json(ctx, AgentHistorySerde.toJson(history.get()).toString());
+        var standing = histories.standingLocally(ctx.pathParam("agent_id"));
+        if (standing.isPresent()) {
+            Responses.json(ctx, standing.get().toJson().toString());
         } else {
             ctx.status(404);
         }

@@ -8,8 +8,15 @@ import dev.proofline.engine.EngineSettings;
 import dev.proofline.engine.ReceiptAssembler;
 import dev.proofline.engine.VerifyBlock;
 import dev.proofline.reputation.AgentHistory;
+import dev.proofline.reputation.AgentStanding;
+import dev.proofline.reputation.DailyCounts;
+import dev.proofline.reputation.DecayedCounts;
 import dev.proofline.reputation.TrustScore;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,14 +29,22 @@ public final class ScoreAnswers {
     private final EngineSettings settings;
     private final Attestor attestor;
     private final Clock clock;
+    private final Duration halfLife;
 
-    public ScoreAnswers(EngineSettings settings, Attestor attestor, Clock clock) {
+    public ScoreAnswers(EngineSettings settings, Attestor attestor, Clock clock, Duration halfLife) {
         this.settings = settings;
         this.attestor = attestor;
         this.clock = clock;
+        this.halfLife = halfLife;
     }
 
-    public ObjectNode score(String agentId, Optional<AgentHistory> history) {
+    /**
+     * The signed score. {@code trust_score} stays the lifetime figure; {@code decayed_score} weighs
+     * each receipt by half every half-life up to {@code as_of} (now unless asked), and {@code windows}
+     * counts the UTC day of {@code as_of} and the 7 and 30 days ending with it.
+     */
+    public ObjectNode score(String agentId, Optional<AgentStanding> standing, Optional<Instant> asOf) {
+        Optional<AgentHistory> history = standing.map(AgentStanding::history);
         ObjectNode answer = StrictJson.NODES.objectNode();
         answer.put("agent_id", agentId);
         ObjectNode inputs;
@@ -56,13 +71,15 @@ public final class ScoreAnswers {
             answer.put("last_verified_at", h.lastVerifiedAt());
             answer.put("last_result", h.lastResult());
         }
+        overTime(answer, standing, asOf);
         String now = ReceiptAssembler.timestamp(clock.instant());
         answer.put("computed_at", now);
         answer.set("verify", VerifyBlock.of(settings, attestor.keyVersion()));
         return attestor.attest(answer, AttestationContext.SCORE, now);
     }
 
-    public ObjectNode reputation(String agentId, Optional<AgentHistory> history) {
+    public ObjectNode reputation(String agentId, Optional<AgentStanding> standing, Optional<Instant> asOf) {
+        Optional<AgentHistory> history = standing.map(AgentStanding::history);
         ObjectNode answer = StrictJson.NODES.objectNode();
         answer.put("agent_id", agentId);
         AgentHistory h = history.orElse(AgentHistory.empty(agentId));
@@ -92,7 +109,36 @@ public final class ScoreAnswers {
                         .put("at", p.at())
                         .put("trust_score", TrustScore.rounded(p.trustScore()))
                         .put("passed", p.passed())
-                        .put("failed", p.failed()));
+                        .put("failed", p.failed())
+                        .put(
+                                "decayed_score",
+                                Double.isNaN(p.decayedScore()) ? null : TrustScore.rounded(p.decayedScore())));
+        overTime(answer, standing, asOf);
         return answer;
+    }
+
+    /** {@code decayed_score}, {@code decay} and {@code windows}, as of {@code asOf} or now. */
+    private void overTime(ObjectNode answer, Optional<AgentStanding> standing, Optional<Instant> asOf) {
+        DecayedCounts counts = standing.map(s -> s.history().decayed()).orElse(DecayedCounts.NONE);
+        // Never before the latest receipt: another instance's clock may trail this one's by a little.
+        long at = asOf.orElse(clock.instant()).toEpochMilli();
+        long when = counts.anchorMillis() == Long.MIN_VALUE ? at : Math.max(at, counts.anchorMillis());
+        DecayedCounts decayed = counts.asOf(when, halfLife);
+        if (decayed.effectiveN() > 0) {
+            answer.put("decayed_score", TrustScore.rounded(decayed.score()));
+        } else {
+            answer.putNull("decayed_score");
+        }
+        answer.putObject("decay")
+                .put("method", DecayedCounts.METHOD)
+                .put("score_method", TrustScore.METHOD)
+                .put("half_life_days", halfLife.toMillis() / 86_400_000d)
+                .put("as_of", ReceiptAssembler.timestamp(Instant.ofEpochMilli(when)))
+                .put("effective_n", TrustScore.rounded(decayed.effectiveN()));
+        ObjectNode windows = answer.putObject("windows");
+        Map<String, DailyCounts> counted =
+                AgentStanding.windows(standing.map(AgentStanding::days).orElse(List.of()), when);
+        counted.forEach(
+                (name, c) -> windows.putObject(name).put("passed", c.passed()).put("failed", c.failed()));
     }
 }

@@ -6,8 +6,11 @@ import dev.proofline.contract.FieldProblem;
 import dev.proofline.contract.RequestFields;
 import dev.proofline.contract.ScoredAgents;
 import dev.proofline.query.Answer;
-import dev.proofline.reputation.AgentHistory;
+import dev.proofline.reputation.AgentStanding;
 import dev.proofline.reputation.query.AgentHistories;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,14 +29,23 @@ public final class ScoreQueries {
     }
 
     public Answer score(String agentId) {
-        return answer(agentId, true);
+        return answer(agentId, null, true);
+    }
+
+    /** The signed score as of {@code asOf} (RFC 3339 or epoch milliseconds; null: now). */
+    public Answer score(String agentId, String asOf) {
+        return answer(agentId, asOf, true);
     }
 
     public Answer reputation(String agentId) {
-        return answer(agentId, false);
+        return answer(agentId, null, false);
     }
 
-    private Answer answer(String rawAgentId, boolean signedScore) {
+    public Answer reputation(String agentId, String asOf) {
+        return answer(agentId, asOf, false);
+    }
+
+    private Answer answer(String rawAgentId, String rawAsOf, boolean signedScore) {
         if (ScoredAgents.isPlaceholder(rawAgentId)) {
             return Answer.error(ErrorDocument.placeholderAgentId());
         }
@@ -44,8 +56,36 @@ public final class ScoreQueries {
             return Answer.error(ErrorDocument.invalidRequest(List.of(new FieldProblem(
                     RequestFields.AGENT_ID, problem.get(), "Use an agent id of " + AgentIds.RULES + "."))));
         }
-        Optional<AgentHistory> history = ScoredAgents.isScored(agentId) ? histories.find(agentId) : Optional.empty();
+        Optional<Instant> asOf;
+        try {
+            asOf = rawAsOf == null ? Optional.empty() : Optional.of(parseTime(rawAsOf.trim()));
+        } catch (DateTimeParseException | NumberFormatException e) {
+            return Answer.error(ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                    "as_of",
+                    "is not a time",
+                    "Send an RFC 3339 time such as 2026-11-30T12:00:00Z, or epoch milliseconds."))));
+        }
+        Optional<AgentStanding> standing =
+                ScoredAgents.isScored(agentId) ? histories.standing(agentId) : Optional.empty();
+        if (asOf.isPresent()
+                && standing.isPresent()
+                && asOf.get().toEpochMilli()
+                        < standing.get().history().decayed().anchorMillis()) {
+            // Decayed counts are kept as of the latest receipt; earlier ones would count later receipts.
+            return Answer.error(ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                    "as_of",
+                    "is before the agent's latest counted receipt",
+                    "Ask as of its latest receipt or later; /reputation's score_over_time shows earlier scores."))));
+        }
         return Answer.ok(
-                (signedScore ? answers.score(agentId, history) : answers.reputation(agentId, history)).toString());
+                (signedScore ? answers.score(agentId, standing, asOf) : answers.reputation(agentId, standing, asOf))
+                        .toString());
+    }
+
+    /** RFC 3339 (any offset) or epoch milliseconds, as replay's TIME arguments take them. */
+    static Instant parseTime(String text) {
+        return text.chars().allMatch(Character::isDigit)
+                ? Instant.ofEpochMilli(Long.parseLong(text))
+                : OffsetDateTime.parse(text).toInstant();
     }
 }

@@ -13,6 +13,7 @@ import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.SigningKey;
 import dev.proofline.engine.EngineSettings;
 import dev.proofline.reputation.AgentHistory;
+import dev.proofline.reputation.AgentStanding;
 import dev.proofline.reputation.TrustScore;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -29,11 +30,13 @@ class ScoreAnswersTest {
         ScoreAnswers answers = new ScoreAnswers(
                 EngineSettings.defaults(),
                 new Attestor(keys),
-                Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC));
+                Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC),
+                java.time.Duration.ofDays(30));
         AgentHistory h = AgentHistory.empty("seller-7")
-                .with(receipt(1, "seller-7", "pass"), 0, 1)
-                .with(receipt(2, "seller-7", "fail"), 0, 2);
-        ObjectNode score = answers.score("seller-7", Optional.of(h));
+                .with(receipt(1, "seller-7", "pass"), 0, 1, java.time.Duration.ofDays(30))
+                .with(receipt(2, "seller-7", "fail"), 0, 2, java.time.Duration.ofDays(30));
+        ObjectNode score =
+                answers.score("seller-7", Optional.of(new AgentStanding(h, java.util.List.of())), Optional.empty());
         ReceiptVerifier verifier = new ReceiptVerifier(keys.trustedKeys());
         assertTrue(verifier.verifySignature(score, AttestationContext.SCORE).valid());
         assertFalse(verifier.verifySignature(score, AttestationContext.VERIFY).valid(), "contexts do not mix");
@@ -45,7 +48,9 @@ class ScoreAnswersTest {
                 "2026-11-29T12:00:00.000000+00:00",
                 score.get("attestation").get("timestamp").asString());
 
-        ObjectNode none = answers.score("test-x", Optional.empty());
+        ObjectNode none = answers.score("test-x", Optional.empty(), Optional.empty());
+        assertTrue(none.get("decayed_score").isNull());
+        assertEquals(0, none.get("windows").get("30d").get("passed").asInt());
         assertEquals("no_data", none.get("reason").asString());
         assertNull(none.get("trust_score").isNull() ? null : none.get("trust_score"));
         assertTrue(verifier.verifySignature(none, AttestationContext.SCORE).valid());

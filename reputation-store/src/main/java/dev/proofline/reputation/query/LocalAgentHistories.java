@@ -1,10 +1,17 @@
 package dev.proofline.reputation.query;
 
 import dev.proofline.reputation.AgentHistory;
+import dev.proofline.reputation.AgentStanding;
+import dev.proofline.reputation.DailyCounts;
 import dev.proofline.reputation.ReputationTopology;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /** Interactive queries against this instance's own {@code agent-history} store. */
 final class LocalAgentHistories implements AgentHistories {
@@ -20,5 +27,22 @@ final class LocalAgentHistories implements AgentHistories {
         ReadOnlyKeyValueStore<String, AgentHistory> store = instances.localStore(
                 ReputationTopology.STORE, QueryableStoreTypes.<String, AgentHistory>keyValueStore());
         return Optional.ofNullable(store.get(agentId));
+    }
+
+    @Override
+    public Optional<AgentStanding> standing(String agentId) {
+        Optional<AgentHistory> history = find(agentId);
+        if (history.isEmpty()) {
+            return Optional.empty();
+        }
+        ReadOnlyWindowStore<String, DailyCounts> daily =
+                instances.localStore(ReputationTopology.DAILY, QueryableStoreTypes.<String, DailyCounts>windowStore());
+        List<AgentStanding.Day> days = new ArrayList<>();
+        Instant now = Instant.now();
+        try (WindowStoreIterator<DailyCounts> windows =
+                daily.fetch(agentId, now.minus(ReputationTopology.DAILY_RETENTION), now)) {
+            windows.forEachRemaining(w -> days.add(new AgentStanding.Day(w.key, w.value.passed(), w.value.failed())));
+        }
+        return Optional.of(new AgentStanding(history.get(), days));
     }
 }

@@ -2,6 +2,7 @@ package dev.proofline.reputation.query;
 
 import dev.proofline.reputation.AgentHistory;
 import dev.proofline.reputation.AgentHistorySerde;
+import dev.proofline.reputation.AgentStanding;
 import dev.proofline.reputation.ReputationTopology;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -25,9 +26,9 @@ public final class RoutedAgentHistories implements AgentHistories {
         this.local = new LocalAgentHistories(instances);
     }
 
-    /** What this instance's own store holds, for the internal route. */
-    public Optional<AgentHistory> findLocally(String agentId) {
-        return local.find(agentId);
+    /** What this instance's own stores hold, for the internal route. */
+    public Optional<AgentStanding> standingLocally(String agentId) {
+        return local.standing(agentId);
     }
 
     @Override
@@ -39,5 +40,16 @@ public final class RoutedAgentHistories implements AgentHistories {
         String path = INTERNAL_PATH
                 + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
         return instances.ask(owner, path).map(AgentHistorySerde::fromJson);
+    }
+
+    @Override
+    public Optional<AgentStanding> standing(String agentId) {
+        HostInfo owner = instances.owner(ReputationTopology.STORE, agentId);
+        if (instances.isSelf(owner)) {
+            return local.standing(agentId);
+        }
+        String path = INTERNAL_PATH
+                + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
+        return instances.ask(owner, path).map(AgentStanding::fromJson);
     }
 }

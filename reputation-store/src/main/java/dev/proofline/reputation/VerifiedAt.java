@@ -1,0 +1,34 @@
+package dev.proofline.reputation;
+
+import dev.proofline.schemas.avro.Receipt;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.OptionalLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.streams.processor.TimestampExtractor;
+
+/**
+ * A receipt's event time: its {@code verified_at}, so decayed scores and daily windows count a
+ * receipt when it was verified, wherever and whenever it is read (a replay, a late record).
+ */
+public final class VerifiedAt implements TimestampExtractor {
+    /** Epoch milliseconds of a receipt time ({@code 2026-10-01T01:01:09.606993+00:00}), if it is one. */
+    public static OptionalLong millis(String verifiedAt) {
+        if (verifiedAt == null) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(OffsetDateTime.parse(verifiedAt).toInstant().toEpochMilli());
+        } catch (DateTimeParseException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    @Override
+    public long extract(ConsumerRecord<Object, Object> record, long partitionTime) {
+        // A value that is not a receipt Proofline wrote keeps its record time.
+        return record.value() instanceof Receipt receipt
+                ? millis(receipt.getVerifiedAt()).orElse(record.timestamp())
+                : record.timestamp();
+    }
+}
