@@ -75,9 +75,12 @@ class ProoflineClient:
         request.update({name: value for name, value in optional.items() if value is not None})
         return self.verify(request)
 
-    def score(self, agent_id: str) -> dict:
-        """``GET /score/{agent_id}``: the signed trust score (check it with ``context=SCORE_CONTEXT``)."""
-        return self._call("GET", "/score/" + quote(agent_id, safe=""))
+    def score(self, agent_id: str, as_of: str | None = None) -> dict:
+        """``GET /score/{agent_id}``: the signed trust score (check it with ``context=SCORE_CONTEXT``):
+        the lifetime ``trust_score``, the ``decayed_score`` and the 1, 7 and 30 day ``windows``, as of
+        now or of ``as_of`` (RFC 3339 or epoch milliseconds, not before the agent's latest receipt)."""
+        query = "" if as_of is None else "?as_of=" + quote(str(as_of), safe="")
+        return self._call("GET", "/score/" + quote(agent_id, safe="") + query)
 
     def receipt(self, verification_id: str) -> dict:
         """``GET /receipts/{verification_id}``: a receipt this key (or address) submitted."""

@@ -172,6 +172,10 @@ class ClientTest(unittest.TestCase):
         self.assertEqual((caught.exception.code, caught.exception.status, caught.exception.document),
                          ("http_502", 502, None))
 
+    def test_score_as_of_travels_as_a_query_parameter(self):
+        self.serve("/score/seller-7?as_of=2026-11-30T12%3A00%3A00Z", _document({"decayed_score": 0.5}))
+        self.assertEqual(self.client.score("seller-7", as_of="2026-11-30T12:00:00Z"), {"decayed_score": 0.5})
+
     def test_the_key_is_not_forwarded_on_a_redirect(self):
         self.serve("/receipts/moved", (302, b"", {"Location": "/receipts/here"}))
         self.serve("/receipts/here", _document({"result": "pass"}))

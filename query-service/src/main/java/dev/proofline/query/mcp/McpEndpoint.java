@@ -138,7 +138,16 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                         "required",
                         List.of("agent_id"),
                         "properties",
-                        Map.of("agent_id", Map.of("type", "string"))))
+                        Map.of(
+                                "agent_id",
+                                Map.of("type", "string"),
+                                "as_of",
+                                Map.of(
+                                        "type",
+                                        "string",
+                                        "description",
+                                        "RFC 3339 time or epoch milliseconds for decayed_score and windows;"
+                                                + " now when absent"))))
                 .build();
         return SyncToolSpecification.builder()
                 .tool(tool)
@@ -146,11 +155,16 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                     Object agentId = request.arguments() == null
                             ? null
                             : request.arguments().get("agent_id");
+                    Object asOf = request.arguments() == null
+                            ? null
+                            : request.arguments().get("as_of");
                     RequestCaller caller = caller(exchange);
                     PaymentOffer offer = offer(request);
                     try {
                         return result(metering.score(
-                                scores.score(agentId == null ? "" : agentId.toString()),
+                                scores.score(
+                                        agentId == null ? "" : agentId.toString(),
+                                        asOf == null ? null : asOf.toString()),
                                 caller,
                                 offer,
                                 "mcp://tool/get_verification_record"));
