@@ -73,6 +73,29 @@ public final class Instances {
         }
     }
 
+    /** The partition of {@code store} that holds {@code key}, or -1 when Streams cannot say yet. */
+    public int partitionOf(String store, String key) {
+        KeyQueryMetadata metadata =
+                streams.queryMetadataForKey(store, key, Serdes.String().serializer());
+        return metadata == null ? -1 : metadata.partition();
+    }
+
+    /**
+     * One partition of this instance's store (all of them for -1): a composite store would try every
+     * local partition in turn, and a window fetch seeks every segment of each.
+     */
+    public <T> T localStore(String store, QueryableStoreType<T> type, int partition) {
+        if (partition < 0) {
+            return localStore(store, type);
+        }
+        try {
+            return streams.store(
+                    StoreQueryParameters.fromNameAndType(store, type).withPartition(partition));
+        } catch (InvalidStateStoreException e) {
+            throw new NotQueryableException(e.getMessage());
+        }
+    }
+
     /**
      * Asks every instance that holds {@code store}: this one through {@code local}, the others
      * through {@code remote}. An instance that cannot answer makes the result incomplete rather than

@@ -24,19 +24,26 @@ final class LocalAgentHistories implements AgentHistories {
     @Override
     public Optional<AgentHistory> find(String agentId) {
         instances.requireRunning();
+        return find(agentId, instances.partitionOf(ReputationTopology.STORE, agentId));
+    }
+
+    private Optional<AgentHistory> find(String agentId, int partition) {
         ReadOnlyKeyValueStore<String, AgentHistory> store = instances.localStore(
-                ReputationTopology.STORE, QueryableStoreTypes.<String, AgentHistory>keyValueStore());
+                ReputationTopology.STORE, QueryableStoreTypes.<String, AgentHistory>keyValueStore(), partition);
         return Optional.ofNullable(store.get(agentId));
     }
 
     @Override
     public Optional<AgentStanding> standing(String agentId) {
-        Optional<AgentHistory> history = find(agentId);
+        instances.requireRunning();
+        // Both stores are fed by the receipts topic, so one partition holds the agent in each.
+        int partition = instances.partitionOf(ReputationTopology.STORE, agentId);
+        Optional<AgentHistory> history = find(agentId, partition);
         if (history.isEmpty()) {
             return Optional.empty();
         }
-        ReadOnlyWindowStore<String, DailyCounts> daily =
-                instances.localStore(ReputationTopology.DAILY, QueryableStoreTypes.<String, DailyCounts>windowStore());
+        ReadOnlyWindowStore<String, DailyCounts> daily = instances.localStore(
+                ReputationTopology.DAILY, QueryableStoreTypes.<String, DailyCounts>windowStore(), partition);
         List<AgentStanding.Day> days = new ArrayList<>();
         Instant now = Instant.now();
         try (WindowStoreIterator<DailyCounts> windows =
