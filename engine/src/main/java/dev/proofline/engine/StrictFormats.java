@@ -200,22 +200,21 @@ final class StrictFormats {
                     || end == Character.DIRECTIONALITY_EUROPEAN_NUMBER; // rule 6
         }
 
+        /** RFC 5893 rule 2: what a right-to-left label may hold. */
         private static boolean allowedRightToLeft(byte d) {
             return d == Character.DIRECTIONALITY_RIGHT_TO_LEFT
                     || d == Character.DIRECTIONALITY_RIGHT_TO_LEFT_ARABIC
                     || d == Character.DIRECTIONALITY_ARABIC_NUMBER
-                    || d == Character.DIRECTIONALITY_EUROPEAN_NUMBER
-                    || d == Character.DIRECTIONALITY_EUROPEAN_NUMBER_SEPARATOR
-                    || d == Character.DIRECTIONALITY_COMMON_NUMBER_SEPARATOR
-                    || d == Character.DIRECTIONALITY_EUROPEAN_NUMBER_TERMINATOR
-                    || d == Character.DIRECTIONALITY_OTHER_NEUTRALS
-                    || d == Character.DIRECTIONALITY_BOUNDARY_NEUTRAL
-                    || d == Character.DIRECTIONALITY_NONSPACING_MARK;
+                    || allowedEitherWay(d);
         }
 
+        /** RFC 5893 rule 5: what a left-to-right label may hold. */
         private static boolean allowedLeftToRight(byte d) {
-            return d == Character.DIRECTIONALITY_LEFT_TO_RIGHT
-                    || d == Character.DIRECTIONALITY_EUROPEAN_NUMBER
+            return d == Character.DIRECTIONALITY_LEFT_TO_RIGHT || allowedEitherWay(d);
+        }
+
+        private static boolean allowedEitherWay(byte d) {
+            return d == Character.DIRECTIONALITY_EUROPEAN_NUMBER
                     || d == Character.DIRECTIONALITY_EUROPEAN_NUMBER_SEPARATOR
                     || d == Character.DIRECTIONALITY_COMMON_NUMBER_SEPARATOR
                     || d == Character.DIRECTIONALITY_EUROPEAN_NUMBER_TERMINATOR

@@ -41,10 +41,12 @@ public final class DiscoveryDocuments {
     private final EngineSettings settings;
     private final KeyRing keys;
     private final OpenApiDocument openApi = new OpenApiDocument();
+    private final String examples;
 
     public DiscoveryDocuments(EngineSettings settings, KeyRing keys) {
         this.settings = settings;
         this.keys = keys;
+        this.examples = examples();
     }
 
     private String url(String path) {
@@ -219,20 +221,21 @@ public final class DiscoveryDocuments {
      * invoice, its receipt, an error document made by the real parser, a score, an MCP call).
      */
     public String llmsFullTxt(int maxRequestBytes, String llmsAppendix) {
-        String error = ((ParseOutcome.Invalid) new RequestParser(new SchemaCompiler(1), maxRequestBytes)
+        return llmsTxt(maxRequestBytes) + llmsAppendix + examples;
+    }
+
+    /** The examples of llms-full.txt: fixed for a deployment, so written once. */
+    private String examples() {
+        String error = ((ParseOutcome.Invalid) new RequestParser(new SchemaCompiler(1), settings.maxRequestBytes())
                         .parse("{\"task_id\": \"t-1\", \"submitted_output\": {\"total\": 1}}".getBytes(UTF_8)))
                 .error()
                 .toJson()
                 .toPrettyString();
-        return llmsTxt(maxRequestBytes)
-                + llmsAppendix
-                + text("llms-full-examples.md")
-                        .replace("{{SAMPLE_REQUEST}}", sampleRequest().toPrettyString())
-                        .replace(
-                                "{{SAMPLE_RECEIPT}}",
-                                resource("sample-receipt.json").toPrettyString())
-                        .replace("{{SAMPLE_ERROR}}", error)
-                        .replace("{{BASE}}", settings.publicBaseUrl());
+        return text("llms-full-examples.md")
+                .replace("{{SAMPLE_REQUEST}}", sampleRequest().toPrettyString())
+                .replace("{{SAMPLE_RECEIPT}}", resource("sample-receipt.json").toPrettyString())
+                .replace("{{SAMPLE_ERROR}}", error)
+                .replace("{{BASE}}", settings.publicBaseUrl());
     }
 
     /** The conformance draft invoice: a complete request whose line totals do not add up. */

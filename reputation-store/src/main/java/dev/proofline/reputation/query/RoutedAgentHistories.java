@@ -7,7 +7,9 @@ import dev.proofline.reputation.ReputationTopology;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.streams.state.HostInfo;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Finds an agent's history wherever it lives: this instance answers from its own store, or asks
@@ -33,23 +35,23 @@ public final class RoutedAgentHistories implements AgentHistories {
 
     @Override
     public Optional<AgentHistory> find(String agentId) {
-        HostInfo owner = instances.owner(ReputationTopology.STORE, agentId);
-        if (instances.isSelf(owner)) {
-            return local.find(agentId);
-        }
-        String path = INTERNAL_PATH
-                + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
-        return instances.ask(owner, path).map(AgentHistorySerde::fromJson);
+        return fromOwner(agentId, local::find, AgentHistorySerde::fromJson);
     }
 
     @Override
     public Optional<AgentStanding> standing(String agentId) {
+        return fromOwner(agentId, local::standing, AgentStanding::fromJson);
+    }
+
+    /** Read here when this instance owns the agent, else from the owner's internal route (standing JSON). */
+    private <T> Optional<T> fromOwner(
+            String agentId, Function<String, Optional<T>> here, Function<JsonNode, T> fromJson) {
         HostInfo owner = instances.owner(ReputationTopology.STORE, agentId);
         if (instances.isSelf(owner)) {
-            return local.standing(agentId);
+            return here.apply(agentId);
         }
         String path = INTERNAL_PATH
                 + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20");
-        return instances.ask(owner, path).map(AgentStanding::fromJson);
+        return instances.ask(owner, path).map(fromJson);
     }
 }
