@@ -5,6 +5,8 @@ import dev.proofline.attestor.Attestor;
 import dev.proofline.contract.ErrorDocument;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.function.Supplier;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -44,8 +46,21 @@ public final class VerificationEngine {
 
     /** The same, with a say on whether the receipt counts toward its agent's score. */
     public Verdict process(byte[] body, UUID verificationId, Instant verifiedAt, Scoring.Policy scoring) {
+        return decide(() -> parser.parse(body), verificationId, verifiedAt, scoring);
+    }
+
+    /**
+     * The same for a request already parsed as JSON (a replay that swapped its rules): every check
+     * but the size of the body, which only bytes have.
+     */
+    public Verdict process(JsonNode request, UUID verificationId, Instant verifiedAt) {
+        return decide(() -> parser.parse(request), verificationId, verifiedAt, Scoring.Policy.EVERY_RECEIPT);
+    }
+
+    private Verdict decide(
+            Supplier<ParseOutcome> parse, UUID verificationId, Instant verifiedAt, Scoring.Policy scoring) {
         try {
-            ParseOutcome outcome = parser.parse(body);
+            ParseOutcome outcome = parse.get();
             if (outcome instanceof ParseOutcome.Invalid invalid) {
                 return new Verdict.Refused(invalid.error());
             }

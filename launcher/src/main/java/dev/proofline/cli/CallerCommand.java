@@ -6,17 +6,13 @@ import dev.proofline.access.CallerRegistry;
 import dev.proofline.access.CallerRole;
 import dev.proofline.access.CallerTokens;
 import dev.proofline.attestor.DeploymentSecret;
-import dev.proofline.launcher.ProoflineConfig;
 import dev.proofline.launcher.ProoflineSettings;
 import java.io.PrintStream;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.CommonClientConfigs;
+import java.util.Set;
 
 /**
  * {@code proofline caller add NAME [--role caller|operator] [--allowance N|unlimited] [--agents
@@ -28,43 +24,16 @@ import org.apache.kafka.clients.CommonClientConfigs;
 final class CallerCommand implements Command {
     @Override
     public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
-        List<String> positional = new ArrayList<>();
-        Map<String, String> own = new HashMap<>();
-        Map<String, String> settings = new LinkedHashMap<>();
-        for (int i = 0; i < words.size(); i++) {
-            String word = words.get(i);
-            if (!word.startsWith("--")) {
-                positional.add(word);
-                continue;
-            }
-            if (i + 1 >= words.size()) {
-                throw new UsageException(word + " needs a value");
-            }
-            String name = word.substring(2);
-            String value = words.get(++i);
-            if (List.of("role", "allowance", "agents").contains(name)) {
-                own.put(name, value);
-            } else {
-                settings.put(name, value);
-            }
-        }
+        DeploymentArgs args = DeploymentArgs.parse(words, Set.of("role", "allowance", "agents"));
+        List<String> positional = args.positional();
+        Map<String, String> own = args.own();
         if (positional.isEmpty()) {
             throw new UsageException("caller add NAME | caller revoke NAME | caller list");
         }
         String action = positional.get(0);
-        ProoflineSettings resolved;
-        try {
-            resolved = ProoflineSettings.resolve(
-                    ProoflineConfig.load(settings, System.getenv()),
-                    Workspace.dataDir(new Args(List.of(), java.util.Set.of())));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        ProoflineSettings resolved = args.settings();
         DeploymentSecret secret = DeploymentSecret.open(resolved.keysDir());
-        Map<String, Object> client = new HashMap<>(resolved.clientOverrides());
-        client.put(
-                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-                resolved.bootstrapServers().orElse(resolved.kafkaHost() + ":" + resolved.kafkaPort()));
+        Map<String, Object> client = args.kafkaClient();
         try (CallerRegistry callers =
                 CallerRegistry.open(client, resolved.access().callersTopic(), secret, Optional.empty(), Map.of())) {
             switch (action) {

@@ -64,6 +64,12 @@ public final class ProoflineCli {
                     score AGENT_ID [--url URL]
                         the agent's signed trust score, signature checked against the agent-card
                     """),
+            new Subcommand("replay", new ReplayCommand(), """
+                    replay --from TIME|P:OFFSET[,P:OFFSET...] [--to TIME|end] [--rules FILE] [--schema FILE] [--out DIR]
+                           [--url URL] [--bootstrap-servers HOST:PORT] [--<setting> VALUE]...
+                        re-verify a stretch of agent-outputs under candidate rules or schema, compare with the receipts
+                        issued, write report.json and summary.txt to DIR (default ./replay); writes nothing to Kafka
+                    """),
             new Subcommand("load", new LoadCommand(), """
                     load [--rate N] [--duration S] [--agents K] [--fail-ratio R] [--seed N] [--bootstrap-servers HOST:PORT]
                         publish invoice-like requests at N/s for S seconds (0: until Ctrl-C) from K agents, a

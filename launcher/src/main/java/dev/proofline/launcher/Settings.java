@@ -94,6 +94,13 @@ public final class Settings {
             3650,
             "half-life of a receipt's weight in decayed_score; changing it applies to receipts counted from then on"
                     + " (rebuild the scores with a fresh application.id to apply it to all)");
+    public static final Setting<Integer> REPLAY_MAX_RECORDS_PER_SECOND = Setting.integer(
+            "replay.max.records.per.second",
+            2000,
+            0,
+            1_000_000,
+            "most records a replay reads (and re-verifies) per second, so it never starves the live pipeline;"
+                    + " 0 for no limit");
     public static final Setting<Boolean> VERIFY_FORMAT_ASSERTION = Setting.flag(
             "verify.format.assertion",
             true,
@@ -211,6 +218,7 @@ public final class Settings {
             VERIFY_BUDGET_STEPS,
             VERIFY_FORMAT_ASSERTION,
             SCORES_HALF_LIFE_DAYS,
+            REPLAY_MAX_RECORDS_PER_SECOND,
             RECEIPT_INDEX_RETENTION,
             RECEIPTS_CACHE_MB,
             INPUT_RETENTION_MS,

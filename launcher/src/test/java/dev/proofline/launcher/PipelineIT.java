@@ -521,6 +521,186 @@ class PipelineIT {
                 get("/score/" + agent + "?as_of=yesterday", 422).get("status").asInt());
     }
 
+    @Test
+    @Order(4)
+    void aReplayUnderAStricterRuleFindsExactlyTheFlipsAndWritesNothingToKafka() throws Exception {
+        // 120 requests three hours in the past, one a second, under rules v1 (line totals add up to
+        // the total); every fifth fails v1 and every fortieth (from 13) is invalid. Rules v2 add a
+        // bound total <= 700, so exactly the v1 passes with a total over 700 (i > 60) must flip.
+        int n = 120;
+        Instant base = Instant.now().minus(Duration.ofHours(3)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Map<String, Long> validPerAgent = new java.util.TreeMap<>();
+        try (var producer = new org.apache.kafka.clients.producer.KafkaProducer<String, byte[]>(
+                Map.of(
+                        org.apache.kafka.clients.producer.ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        node.bootstrapServers()),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            for (int i = 0; i < n; i++) {
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                        Topics.DEFAULT_INPUT, null, base.toEpochMilli() + 1000L * i, "replay-" + i, replayRequest(i)));
+                if (i % 40 != 13) {
+                    validPerAgent.merge("replay-agent-" + i % 3, 1L, Long::sum);
+                }
+            }
+        }
+        for (var agent : validPerAgent.entrySet()) { // every original receipt is on the receipts topic
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (get("/score/" + agent.getKey(), 200)
+                                    .path("inputs")
+                                    .path("total")
+                                    .asLong()
+                            < agent.getValue()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+        }
+        Set<String> expectedFlips = new java.util.TreeSet<>();
+        long newlyOverTheBound = 0;
+        for (int i = 0; i < n; i++) {
+            if (i % 40 != 13 && i > 60) {
+                newlyOverTheBound++;
+                if (i % 5 != 0) {
+                    expectedFlips.add("replay-" + i);
+                }
+            }
+        }
+        Path rules = Files.writeString(tmp.resolve("rules-v2.json"), """
+                {"rules": [{"type": "sum_equals", "field": "line_items[].line_total", "equals_field": "total"}],
+                 "bounds": {"total": {"max": 700}}}""");
+        Map<String, Long> before = endOffsets();
+        Set<String> groupsBefore = groups();
+        String to = base.plusSeconds(n).toString();
+
+        JsonNode report = replay(List.of("--from", base.toString(), "--to", to, "--rules", rules.toString()), "one");
+        JsonNode totals = report.get("totals");
+        assertEquals(n, totals.get("requests").asInt(), report.toString());
+        assertEquals(0, totals.get("missing").asInt(), "every request's original was found");
+        assertEquals(0, totals.get("altered").asInt());
+        assertEquals(expectedFlips.size(), totals.get("pass_to_fail").asInt());
+        assertEquals(0, totals.get("fail_to_pass").asInt());
+        assertEquals(3, totals.get("transitions").get("invalid_to_invalid").asInt(), "13, 53 and 93");
+        Set<String> flipped = new java.util.TreeSet<>();
+        for (JsonNode change : report.get("changes")) {
+            if (change.get("original").asString().equals("pass")) {
+                assertEquals("fail", change.get("candidate").asString());
+                assertEquals(StrictJson.parse("[\"bounds:max\"]"), change.get("blocking_added"));
+                flipped.add(change.get("task_id").asString());
+            }
+        }
+        assertEquals(expectedFlips, flipped, "exactly the v1 passes over the new bound");
+        assertEquals(
+                newlyOverTheBound,
+                report.get("rules").get("bounds:max").get("newly_blocking").asLong());
+        long agentFlips = 0;
+        for (JsonNode agent : report.get("agents")) {
+            agentFlips += agent.get("pass_to_fail").asLong();
+            assertTrue(agent.get("candidate").get("trust_score").asDouble()
+                    <= agent.get("original").get("trust_score").asDouble());
+        }
+        assertEquals(expectedFlips.size(), agentFlips);
+        System.out.print(Files.readString(tmp.resolve("replay-one").resolve("summary.txt")));
+
+        // The same replay again: the same bytes.
+        replay(List.of("--from", base.toString(), "--to", to, "--rules", rules.toString()), "two");
+        for (String file : List.of("report.json", "summary.txt")) {
+            assertEquals(
+                    Files.readString(tmp.resolve("replay-one").resolve(file)),
+                    Files.readString(tmp.resolve("replay-two").resolve(file)),
+                    file);
+        }
+        // A narrower time range selects exactly its records: seconds 30 to 59.
+        JsonNode narrow = replay(
+                List.of(
+                        "--from",
+                        base.plusSeconds(30).toString(),
+                        "--to",
+                        Long.toString(base.plusSeconds(60).toEpochMilli()),
+                        "--rules",
+                        rules.toString()),
+                "narrow");
+        assertEquals(30, narrow.get("totals").get("requests").asInt());
+        // Starting at the first offsets the full replay read gives the same verdicts.
+        List<String> offsets = new java.util.ArrayList<>();
+        report.get("range")
+                .get("partitions")
+                .forEach(p -> offsets.add(
+                        p.get("partition").asInt() + ":" + p.get("first_offset").asLong()));
+        JsonNode byOffsets = replay(
+                List.of("--from", String.join(",", offsets), "--to", to, "--rules", rules.toString()), "offsets");
+        assertEquals(report.get("totals"), byOffsets.get("totals"));
+        assertEquals(report.get("changes"), byOffsets.get("changes"));
+
+        assertEquals(before, endOffsets(), "no record was written to any live topic");
+        assertEquals(groupsBefore, groups(), "no consumer group was made");
+    }
+
+    private static byte[] replayRequest(int i) {
+        if (i % 40 == 13) {
+            return ("{\"task_id\":\"replay-" + i + "\",\"submitted_output\":{}}").getBytes(StandardCharsets.UTF_8);
+        }
+        long total = 100 + 10L * i;
+        long first = i % 5 == 0 ? total - 1 : total / 2;
+        return ("""
+                        {"task_id":"replay-%d","agent_id":"replay-agent-%d",
+                         "expected_schema":{"type":"object","required":["total"]},
+                         "submitted_output":{"total":%d,"line_items":[{"line_total":%d},{"line_total":%d}]},
+                         "rules":[{"type":"sum_equals","field":"line_items[].line_total","equals_field":"total"}],
+                         "enforce_rules":true}""".formatted(i, i % 3, total, first, total - total / 2)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode replay(List<String> range, String name) throws Exception {
+        Path out = tmp.resolve("replay-" + name);
+        List<String> args = new java.util.ArrayList<>(List.of("replay"));
+        args.addAll(range);
+        args.addAll(List.of(
+                "--out",
+                out.toString(),
+                "--url",
+                node.httpUrl(),
+                "--bootstrap-servers",
+                node.bootstrapServers(),
+                "--data-dir",
+                tmp.resolve("node").toString()));
+        java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+        int exit = dev.proofline.cli.ProoflineCli.run(
+                args, new java.io.PrintStream(stdout, true), new java.io.PrintStream(stderr, true));
+        assertEquals(0, exit, stderr.toString());
+        assertEquals(Files.readString(out.resolve("summary.txt")), stdout.toString());
+        return StrictJson.parse(Files.readString(out.resolve("report.json")));
+    }
+
+    private static Map<String, Long> endOffsets() throws Exception {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, node.bootstrapServers()))) {
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                    new java.util.HashMap<>();
+            for (var d : admin.describeTopics(
+                            List.of(Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER))
+                    .allTopicNames()
+                    .get()
+                    .values()) {
+                d.partitions()
+                        .forEach(p -> latest.put(
+                                new org.apache.kafka.common.TopicPartition(d.name(), p.partition()),
+                                org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            }
+            Map<String, Long> ends = new java.util.TreeMap<>();
+            admin.listOffsets(latest).all().get().forEach((tp, info) -> ends.put(tp.toString(), info.offset()));
+            return ends;
+        }
+    }
+
+    private static Set<String> groups() throws Exception {
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, node.bootstrapServers()))) {
+            Set<String> ids = new java.util.TreeSet<>();
+            admin.listGroups().all().get().forEach(g -> ids.add(g.groupId()));
+            return ids;
+        }
+    }
+
     private static Receipt pastReceipt(String agent, int i, String result, Instant verifiedAt) {
         return Receipt.newBuilder()
                 .setVerificationId(java.util

@@ -5,11 +5,11 @@ import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
 import dev.proofline.contract.RequestFields;
 import dev.proofline.contract.ScoredAgents;
+import dev.proofline.contract.TimeArguments;
 import dev.proofline.query.Answer;
 import dev.proofline.reputation.AgentStanding;
 import dev.proofline.reputation.query.AgentHistories;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Optional;
@@ -58,7 +58,7 @@ public final class ScoreQueries {
         }
         Optional<Instant> asOf;
         try {
-            asOf = rawAsOf == null ? Optional.empty() : Optional.of(parseTime(rawAsOf.trim()));
+            asOf = rawAsOf == null ? Optional.empty() : Optional.of(TimeArguments.parse(rawAsOf.trim()));
         } catch (DateTimeParseException | NumberFormatException e) {
             return Answer.error(ErrorDocument.invalidRequest(List.of(new FieldProblem(
                     "as_of",
@@ -83,9 +83,4 @@ public final class ScoreQueries {
     }
 
     /** RFC 3339 (any offset) or epoch milliseconds, as replay's TIME arguments take them. */
-    static Instant parseTime(String text) {
-        return text.chars().allMatch(Character::isDigit)
-                ? Instant.ofEpochMilli(Long.parseLong(text))
-                : OffsetDateTime.parse(text).toInstant();
-    }
 }

@@ -1,0 +1,59 @@
+package dev.proofline.cli;
+
+import dev.proofline.launcher.ProoflineConfig;
+import dev.proofline.launcher.ProoflineSettings;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+/**
+ * The words of a command that acts on a running deployment ({@code caller}, {@code replay}): its own
+ * options, its positional words, and every other {@code --name VALUE} taken as a setting of
+ * {@code up} (a config file, {@code --data-dir}, {@code --bootstrap-servers}...), so the command finds
+ * the same Kafka, topics and secret the deployment uses.
+ */
+record DeploymentArgs(
+        Map<String, String> own, List<String> positional, ProoflineConfig config, ProoflineSettings settings) {
+
+    static DeploymentArgs parse(List<String> words, Set<String> ownOptions) throws IOException {
+        Map<String, String> own = new HashMap<>();
+        Map<String, String> settings = new LinkedHashMap<>();
+        List<String> positional = new ArrayList<>();
+        for (int i = 0; i < words.size(); i++) {
+            String word = words.get(i);
+            if (!word.startsWith("--")) {
+                positional.add(word);
+                continue;
+            }
+            if (i + 1 >= words.size()) {
+                throw new UsageException(word + " needs a value");
+            }
+            String name = word.substring(2);
+            (ownOptions.contains(name) ? own : settings).put(name, words.get(++i));
+        }
+        try {
+            ProoflineConfig config = ProoflineConfig.load(settings, System.getenv());
+            return new DeploymentArgs(
+                    own,
+                    positional,
+                    config,
+                    ProoflineSettings.resolve(config, Workspace.dataDir(new Args(List.of(), Set.of()))));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** Kafka client properties for the deployment's cluster. */
+    Map<String, Object> kafkaClient() {
+        Map<String, Object> client = new HashMap<>(settings.clientOverrides());
+        client.put(
+                CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                settings.bootstrapServers().orElse(settings.kafkaHost() + ":" + settings.kafkaPort()));
+        return client;
+    }
+}
