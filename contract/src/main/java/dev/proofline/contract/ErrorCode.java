@@ -152,7 +152,14 @@ public enum ErrorCode {
             2,
             "retry_later",
             "No receipt has this verification_id: it may still be in the pipeline (retry shortly), its request may"
-                    + " have been refused (dead-letter topic), or it is older than the receipt index keeps.");
+                    + " have been refused (dead-letter topic), or it is older than the receipt index keeps."),
+    PROOF_PENDING(
+            "proof_pending",
+            503,
+            1,
+            "retry_later",
+            "The receipt exists but is not yet covered by a signed checkpoint of the transparency log (one is signed at"
+                    + " least every second while receipts arrive); retry.");
 
     private final String code;
     private final int status;

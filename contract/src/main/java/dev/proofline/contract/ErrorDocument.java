@@ -187,6 +187,20 @@ public record ErrorDocument(
                 ErrorCode.BROKER_UNAVAILABLE, "Kafka did not acknowledge the request in time.", List.of());
     }
 
+    public static ErrorDocument notInTransparencyLog() {
+        return new ErrorDocument(
+                ErrorCode.NOT_FOUND,
+                "Receipts of test- agents are not in the transparency log, so they have no inclusion proof.",
+                List.of());
+    }
+
+    public static ErrorDocument proofPending() {
+        return new ErrorDocument(
+                ErrorCode.PROOF_PENDING,
+                "The receipt is not yet in a signed checkpoint of the transparency log; retry in a second.",
+                List.of());
+    }
+
     public static ErrorDocument receiptNotFound() {
         return new ErrorDocument(ErrorCode.RECEIPT_NOT_FOUND, "No receipt with this verification_id (yet).", List.of());
     }

@@ -26,6 +26,7 @@ import dev.proofline.query.http.PaymentRoutes;
 import dev.proofline.query.http.ReceiptRoutes;
 import dev.proofline.query.http.RouteGroup;
 import dev.proofline.query.http.ScoreRoutes;
+import dev.proofline.query.http.TransparencyLogRoutes;
 import dev.proofline.query.http.VerifyRoutes;
 import dev.proofline.query.mcp.McpEndpoint;
 import dev.proofline.query.payment.Facilitator;
@@ -34,11 +35,13 @@ import dev.proofline.query.payment.Metering;
 import dev.proofline.query.payment.X402Payments;
 import dev.proofline.query.score.ScoreAnswers;
 import dev.proofline.query.score.ScoreQueries;
+import dev.proofline.query.tlog.PublishedLog;
 import dev.proofline.query.verify.VerificationFrontDoor;
 import dev.proofline.reputation.AgentRankings;
 import dev.proofline.reputation.ReputationTopology;
 import dev.proofline.reputation.query.AgentDirectory;
 import dev.proofline.reputation.query.Instances;
+import dev.proofline.reputation.query.NotQueryableException;
 import dev.proofline.reputation.query.ReceiptIndex;
 import dev.proofline.reputation.query.ReceiptLog;
 import dev.proofline.reputation.query.RecentReceipts;
@@ -51,9 +54,11 @@ import dev.proofline.schemas.SchemaRegistryClient;
 import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
+import dev.proofline.tlog.NoteKey;
 import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
 import dev.proofline.topology.VerificationTopology;
+import dev.proofline.topology.tlog.TransparencyLogTopology;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -74,9 +79,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,7 +144,8 @@ public final class ProoflineNode implements AutoCloseable {
                         settings.partitions(),
                         replication,
                         settings.maxRequestBytes(),
-                        settings.retention());
+                        settings.retention(),
+                        settings.transparencyLog().topic());
             }
             LOG.info("topics Proofline creates get {}", replication);
             // Instances that share the work must share the keys: point keys.dir at the same directory.
@@ -178,14 +189,25 @@ public final class ProoflineNode implements AutoCloseable {
             metrics.countForgeries(stamp::forgedCount, callers::forgedCount);
             StreamsBuilder builder = new StreamsBuilder();
             AgentRankings rankings = new AgentRankings();
+            KStream<String, Receipt> receiptStream = ReputationTopology.receipts(builder, topics, receipts);
             ReputationTopology.addTo(
                     builder,
+                    receiptStream,
                     topics,
-                    receipts,
                     scores,
                     settings.receiptIndexRetention(),
                     settings.scoreHalfLife(),
                     rankings);
+            // The log's key is derived from the deployment secret: every instance signs with the same one.
+            NoteKey logKey =
+                    new NoteKey(settings.transparencyLog().originFor(publicUrl), secret.keyFor("transparency-log"));
+            TransparencyLogTopology.addTo(
+                    builder,
+                    receiptStream,
+                    settings.transparencyLog().topic(),
+                    logKey,
+                    settings.transparencyLog().checkpointInterval(),
+                    ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
             Properties props = streamsProperties(settings, bootstrap);
             props.putAll(replication.streamsConfigs());
             props.putAll(settings.streamsOverrides()); // an operator's streams.* setting still wins
@@ -260,18 +282,25 @@ public final class ProoflineNode implements AutoCloseable {
             resources.add(() -> streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                     .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)));
 
+            PublishedLog publishedLog =
+                    new PublishedLog(key -> transparencyLogStore(streams).get(key));
             PaymentRoutes payments = new PaymentRoutes(metering, publicUrl);
             List<RouteGroup> routes = new ArrayList<>(List.of(
                     new VerifyRoutes(verification, metering, publicUrl),
                     payments,
                     new ScoreRoutes(scoreQueries, histories, metering, publicUrl),
                     new AgentRoutes(new AgentDirectory(instances, rankings), histories, receiptLog),
-                    new ReceiptRoutes(new ReceiptIndex(instances), receiptLog),
+                    new ReceiptRoutes(new ReceiptIndex(instances), receiptLog, publishedLog),
+                    new TransparencyLogRoutes(publishedLog),
                     liveFeed,
                     new DashboardRoutes(),
                     new ApiDocsRoutes(),
                     new DiscoveryRoutes(
-                            new DiscoveryDocuments(engineSettings, keys),
+                            new DiscoveryDocuments(
+                                    engineSettings,
+                                    keys,
+                                    Optional.of(new DiscoveryDocuments.TransparencyLog(
+                                            logKey.name(), logKey.verifierKey()))),
                             streams,
                             healthAdmin,
                             settings.maxRequestBytes(),
@@ -413,6 +442,16 @@ public final class ProoflineNode implements AutoCloseable {
     }
 
     /** A configured registry over REST, or the embedded one kept in a compacted topic. */
+    /** The published transparency log, as this instance's global store holds it. */
+    private static ReadOnlyKeyValueStore<String, byte[]> transparencyLogStore(KafkaStreams streams) {
+        try {
+            return streams.store(StoreQueryParameters.fromNameAndType(
+                    TransparencyLogTopology.STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
+        } catch (InvalidStateStoreException e) {
+            throw new NotQueryableException("the transparency log is not readable yet: " + e.getMessage());
+        }
+    }
+
     private static SchemaRegistryClient registry(
             ProoflineSettings settings, Map<String, Object> client, Replication replication, Closer resources) {
         Optional<String> url = settings.schemaRegistryUrl();

@@ -56,6 +56,7 @@ public record ProoflineSettings(
         AccessSettings access,
         long allowancePerDay,
         PaymentTerms payment,
+        TransparencyLogSettings transparencyLog,
         Map<String, Object> clientOverrides,
         Map<String, Object> streamsOverrides) {
 
@@ -110,8 +111,25 @@ public record ProoflineSettings(
                         Settings.CORS_ORIGINS.in(config)),
                 Settings.ALLOWANCE_PER_DAY.in(config),
                 paymentTerms(config),
+                new TransparencyLogSettings(
+                        Settings.APPLICATION_ID.in(config) + "-tlog",
+                        Settings.TLOG_ORIGIN.valueIn(config),
+                        Duration.ofMillis(Settings.TLOG_CHECKPOINT_INTERVAL_MS.in(config))),
                 config.withPrefix(ProoflineConfig.CLIENT_PREFIX),
                 config.withPrefix(ProoflineConfig.STREAMS_PREFIX));
+    }
+
+    /**
+     * The transparency log: its compacted topic, its origin (empty: the public URL's host followed
+     * by {@code /proofline}) and the longest time between checkpoints.
+     */
+    public record TransparencyLogSettings(String topic, Optional<String> origin, Duration checkpointInterval) {
+        /** A checkpoint is also signed every this many entries. */
+        public static final int CHECKPOINT_EVERY = 1024;
+
+        public String originFor(String publicUrl) {
+            return origin.orElseGet(() -> java.net.URI.create(publicUrl).getHost() + "/proofline");
+        }
     }
 
     /** {@code retention.ms} of the topics Proofline creates; -1 keeps records for ever. */

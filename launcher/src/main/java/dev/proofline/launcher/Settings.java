@@ -94,6 +94,17 @@ public final class Settings {
             3650,
             "half-life of a receipt's weight in decayed_score; changing it applies to receipts counted from then on"
                     + " (rebuild the scores with a fresh application.id to apply it to all)");
+    public static final Setting<String> TLOG_ORIGIN = Setting.optionalText(
+            "tlog.origin",
+            "<host of public.url>/proofline",
+            "the transparency log's checkpoint origin and key name; its topic is <application.id>-tlog");
+    public static final Setting<Integer> TLOG_CHECKPOINT_INTERVAL_MS = Setting.integer(
+            "tlog.checkpoint.interval.ms",
+            1000,
+            10,
+            60_000,
+            "longest time between two signed checkpoints of the transparency log while receipts arrive (one is"
+                    + " also signed every 1,024 entries)");
     public static final Setting<Integer> REPLAY_MAX_RECORDS_PER_SECOND = Setting.integer(
             "replay.max.records.per.second",
             2000,
@@ -219,6 +230,8 @@ public final class Settings {
             VERIFY_FORMAT_ASSERTION,
             SCORES_HALF_LIFE_DAYS,
             REPLAY_MAX_RECORDS_PER_SECOND,
+            TLOG_ORIGIN,
+            TLOG_CHECKPOINT_INTERVAL_MS,
             RECEIPT_INDEX_RETENTION,
             RECEIPTS_CACHE_MB,
             INPUT_RETENTION_MS,

@@ -24,7 +24,8 @@ final class TopicProvisioner {
             int partitions,
             Replication replication,
             int maxRequestBytes,
-            ProoflineSettings.TopicRetention retention)
+            ProoflineSettings.TopicRetention retention,
+            String transparencyLog)
             throws ExecutionException, InterruptedException {
         Set<String> existing = admin.listTopics().names().get();
         // Requests up to the limit must reach the pipeline to be judged (an oversize one is
@@ -68,6 +69,18 @@ final class TopicProvisioner {
                 new NewTopic(topics.scores(), Optional.of(partitions), replicationFactor)
                         .configs(with(
                                 replicated, TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        // The published log: one partition (one order), compacted (a tile's key keeps its widest version),
+        // kept for ever: the log never forgets an entry.
+        add(
+                missing,
+                existing,
+                new NewTopic(transparencyLog, Optional.of(1), replicationFactor)
+                        .configs(with(
+                                replicated,
+                                TopicConfig.CLEANUP_POLICY_CONFIG,
+                                TopicConfig.CLEANUP_POLICY_COMPACT,
+                                TopicConfig.RETENTION_MS_CONFIG,
+                                "-1")));
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();
         }

@@ -13,6 +13,7 @@ import dev.proofline.contract.Topics;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.tlog.NoteVerifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -633,6 +635,101 @@ class PipelineIT {
 
         assertEquals(before, endOffsets(), "no record was written to any live topic");
         assertEquals(groupsBefore, groups(), "no consumer group was made");
+    }
+
+    @Test
+    @Order(5)
+    void goVerifiesTheTransparencyLogsCheckpointsProofsAndTilesAndRefusesTamperedOnes() throws Exception {
+        Optional<GoTlogVerifier> go = GoTlogVerifier.build(tmp.resolve("go"));
+        Assumptions.assumeTrue(
+                go.isPresent(),
+                "SKIPPED: apt-get could not install golang-go and golang-golang-x-mod-dev, so Go's own sumdb"
+                        + " code did not check the transparency log");
+        JsonNode log = get("/.well-known/agent-card.json", 200).get("transparency_log");
+        String vkey = log.get("verifier_key").asString();
+        NoteVerifier verifier = NoteVerifier.parse(vkey);
+        assertEquals(log.get("origin").asString(), verifier.name());
+        Path before = Files.writeString(tmp.resolve("checkpoint-before"), text("/tlog/checkpoint", 200));
+        List<String> args = new java.util.ArrayList<>(
+                List.of("-base", node.httpUrl(), "-vkey", vkey, "-previous", before.toString(), "-tamper"));
+        String operator = "Bearer " + node.operatorToken().orElseThrow();
+        int proved = 0;
+        for (int i = 0; proved < 3; i++) {
+            if (!TestRequests.isValid(i)) {
+                continue;
+            }
+            JsonNode answer = StrictJson.parse(send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/verify/schema"))
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(
+                                    TestRequests.request("tlog-", i)))
+                            .header("Content-Type", "application/json")
+                            .header("Authorization", operator),
+                    200));
+            String id = answer.get("verification_id").asString();
+            String receipt = send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/receipts/" + id))
+                            .header("Authorization", operator),
+                    200);
+            byte[] entry = dev.proofline.tlog.LogRecords.entry(receipt);
+            String proof = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (proof == null && System.nanoTime() < deadline) { // a checkpoint is signed every second
+                java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                        .send(
+                                java.net.http.HttpRequest.newBuilder(
+                                                java.net.URI.create(node.httpUrl() + "/receipts/" + id + "/proof"))
+                                        .header("Authorization", operator)
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200) {
+                    proof = response.body();
+                } else {
+                    assertEquals(503, response.statusCode(), response.body());
+                    assertTrue(response.body().contains("proof_pending"), response.body());
+                    Thread.sleep(200);
+                }
+            }
+            assertTrue(proof != null, "no proof for " + id);
+            assertTrue(dev.proofline.tlog.InclusionProof.parse(proof)
+                            .verify(entry, verifier)
+                            .size()
+                    > 0);
+            Path file = Files.writeString(tmp.resolve("proof-" + proved), proof);
+            args.addAll(List.of(
+                    "-proof",
+                    file.toString(),
+                    "-digest",
+                    java.util.HexFormat.of().formatHex(entry)));
+            proved++;
+        }
+        assertEquals(
+                404,
+                java.net.http.HttpClient.newHttpClient()
+                        .send(
+                                java.net.http.HttpRequest.newBuilder(
+                                                java.net.URI.create(node.httpUrl() + "/tlog/tile/0/001.p/256"))
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofString())
+                        .statusCode());
+        GoTlogVerifier.Run run = go.get().check(args);
+        System.out.print(run.output());
+        assertEquals(0, run.exit(), run.output());
+        assertFalse(run.output().contains("FAIL"), run.output());
+        for (String expected : List.of(
+                "ok: rebuilt", "consistent with", "ok: proof for entry", "tampered", "tampered level-0 tile refused")) {
+            assertTrue(run.output().contains(expected), expected + " in:\n" + run.output());
+        }
+    }
+
+    private static String text(String path, int expectedStatus) throws Exception {
+        return send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path)), expectedStatus);
+    }
+
+    private static String send(java.net.http.HttpRequest.Builder request, int expectedStatus) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                .send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(expectedStatus, response.statusCode(), response.body());
+        return response.body();
     }
 
     private static byte[] replayRequest(int i) {

@@ -13,6 +13,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KGroupedStream;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
@@ -54,14 +55,31 @@ public final class ReputationTopology {
             Duration indexRetention,
             Duration halfLife,
             AgentRankings rankings) {
+        return addTo(builder, receipts(builder, topics, receipts), topics, scores, indexRetention, halfLife, rankings);
+    }
+
+    /**
+     * The receipts topic as a stream, its event time the verification time, so late and replayed
+     * receipts land in their own day. Read once; every topology that follows receipts branches from it.
+     */
+    public static KStream<String, Receipt> receipts(StreamsBuilder builder, Topics topics, Serde<Receipt> receipts) {
+        return builder.stream(
+                topics.receipts(), Consumed.with(Serdes.String(), receipts).withTimestampExtractor(new VerifiedAt()));
+    }
+
+    public static KTable<String, AgentHistory> addTo(
+            StreamsBuilder builder,
+            KStream<String, Receipt> receiptStream,
+            Topics topics,
+            Serde<ScoreUpdate> scores,
+            Duration indexRetention,
+            Duration halfLife,
+            AgentRankings rankings) {
         builder.addStateStore(Stores.windowStoreBuilder(
                 Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false),
                 Serdes.String(),
                 new ReceiptPosition.ReceiptPositionSerde()));
-        // Event time is the verification time, so late and replayed receipts land in their own day.
-        KGroupedStream<String, PositionedReceipt> byAgent = builder.stream(
-                        topics.receipts(),
-                        Consumed.with(Serdes.String(), receipts).withTimestampExtractor(new VerifiedAt()))
+        KGroupedStream<String, PositionedReceipt> byAgent = receiptStream
                 .filter((key, receipt) -> receipt != null)
                 // Every receipt but test- ones is indexed by verification id; then only counted ones score.
                 .processValues(ReceiptPositions::new, RECEIPT_INDEX)

@@ -36,6 +36,12 @@ public final class AccessTable {
             new Rule(GET, "/reputation/**", Audience.ANYONE, "pass/fail counts and score over time"),
             new Rule(GET, "/agents", Audience.ANYONE, "the leaderboard"),
             new Rule(GET, "/receipts/{verification_id}", Audience.SUBMITTER, "one signed receipt"),
+            new Rule(
+                    GET,
+                    "/receipts/{verification_id}/proof",
+                    Audience.SUBMITTER,
+                    "the receipt's inclusion proof in the transparency log"),
+            new Rule(GET, "/tlog/**", Audience.ANYONE, "the transparency log: checkpoint, tiles, entry bundles"),
             new Rule(GET, "/agents/{agent_id}/receipts", Audience.OPERATOR, "an agent's recent signed receipts"),
             new Rule(GET, "/feed/receipts", Audience.OPERATOR, "the live feed of receipts"),
             new Rule(GET, "/metrics", Audience.OPERATOR, "Prometheus metrics"),

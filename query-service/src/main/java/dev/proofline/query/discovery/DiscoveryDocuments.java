@@ -18,6 +18,7 @@ import dev.proofline.engine.SchemaCompiler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -43,9 +44,19 @@ public final class DiscoveryDocuments {
     private final OpenApiDocument openApi = new OpenApiDocument();
     private final String examples;
 
+    /** The transparency log as the agent-card names it: its checkpoint origin and verifier key. */
+    public record TransparencyLog(String origin, String verifierKey) {}
+
+    private final Optional<TransparencyLog> transparencyLog;
+
     public DiscoveryDocuments(EngineSettings settings, KeyRing keys) {
+        this(settings, keys, Optional.empty());
+    }
+
+    public DiscoveryDocuments(EngineSettings settings, KeyRing keys, Optional<TransparencyLog> transparencyLog) {
         this.settings = settings;
         this.keys = keys;
+        this.transparencyLog = transparencyLog;
         this.examples = examples();
     }
 
@@ -102,6 +113,20 @@ public final class DiscoveryDocuments {
                     .put("publicKey", key.publicKey())
                     .put("publicKeyEncoding", PUBLIC_KEY_ENCODING);
         }
+        transparencyLog.ifPresent(log -> {
+            ObjectNode tlog = card.putObject("transparency_log");
+            tlog.put("origin", log.origin());
+            tlog.put("verifier_key", log.verifierKey());
+            tlog.put("checkpoint", url("/tlog/checkpoint"));
+            tlog.put("tiles", url("/tlog/tile/"));
+            tlog.put("proof", url("/receipts/{verification_id}/proof"));
+            tlog.put("entry", "SHA-256 of the receipt exactly as GET /receipts/{verification_id} returns it");
+            tlog.putArray("formats")
+                    .add("https://c2sp.org/tlog-checkpoint")
+                    .add("https://c2sp.org/signed-note")
+                    .add("https://c2sp.org/tlog-tiles")
+                    .add("https://c2sp.org/tlog-proof");
+        });
         ArrayNode vectors = params.putArray("requestHashTestVectors");
         for (String name : VECTORS) {
             JsonNode request = resource(name);

@@ -2,12 +2,15 @@ package dev.proofline.query.http;
 
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.ScoredAgents;
 import dev.proofline.query.Answer;
 import dev.proofline.query.access.RequestCaller;
+import dev.proofline.query.tlog.PublishedLog;
 import dev.proofline.reputation.ReceiptPosition;
 import dev.proofline.reputation.query.ReceiptIndex;
 import dev.proofline.reputation.query.ReceiptLog;
 import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.tlog.LogRecords;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.util.List;
@@ -28,14 +31,18 @@ public final class ReceiptRoutes implements RouteGroup {
     private static final Pattern VERIFICATION_ID =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
-    public ReceiptRoutes(ReceiptIndex index, ReceiptLog log) {
+    private final PublishedLog transparencyLog;
+
+    public ReceiptRoutes(ReceiptIndex index, ReceiptLog log, PublishedLog transparencyLog) {
         this.index = index;
         this.log = log;
+        this.transparencyLog = transparencyLog;
     }
 
     @Override
     public void mount(JavalinConfig cfg) {
         cfg.routes.get("/receipts/{verification_id}", this::receipt);
+        cfg.routes.get("/receipts/{verification_id}/proof", this::proof);
         cfg.routes.get(ReceiptIndex.INTERNAL_PATH + "{verification_id}", this::localPosition);
     }
 
@@ -44,21 +51,46 @@ public final class ReceiptRoutes implements RouteGroup {
      * does not exist, so nobody learns which ids do.
      */
     private void receipt(Context ctx) {
+        visibleReceipt(ctx).ifPresent(receipt -> Responses.json(ctx, receipt.getSignedJson()));
+    }
+
+    /**
+     * The receipt's tlog-proof ({@code docs/tlog.md}): to whoever may read the receipt, since the
+     * proof names the receipt's place in the log.
+     */
+    private void proof(Context ctx) {
+        Optional<Receipt> receipt = visibleReceipt(ctx);
+        if (receipt.isEmpty()) {
+            return;
+        }
+        if (ScoredAgents.isTestAgent(receipt.get().getAgentId())) {
+            Responses.send(ctx, Answer.error(ErrorDocument.notInTransparencyLog()));
+            return;
+        }
+        byte[] entry = LogRecords.entry(receipt.get().getSignedJson());
+        if (transparencyLog.proof(entry) instanceof PublishedLog.Proof proof) {
+            ctx.contentType("text/plain; charset=utf-8").result(proof.text());
+        } else {
+            Responses.send(ctx, Answer.error(ErrorDocument.proofPending()));
+        }
+    }
+
+    /** The receipt if the caller may see it; otherwise the error has been sent. */
+    private Optional<Receipt> visibleReceipt(Context ctx) {
         String id = ctx.pathParam("verification_id").trim();
         if (!VERIFICATION_ID.matcher(id).matches()) {
             // Not retryable, unlike a 404: no receipt will ever have this id.
             Responses.send(ctx, Answer.error(ErrorDocument.invalidVerificationId()));
-            return;
+            return Optional.empty();
         }
         RequestCaller caller = RequestCaller.of(ctx);
         Optional<Receipt> receipt = index.find(id.toLowerCase(java.util.Locale.ROOT))
                 .flatMap(position -> log.read(List.of(position)).get(0))
                 .filter(r -> caller.maySee(r.getSubmittedBy() == null ? null : r.getSubmittedBy()));
-        if (receipt.isPresent()) {
-            Responses.json(ctx, receipt.get().getSignedJson());
-        } else {
+        if (receipt.isEmpty()) {
             Responses.send(ctx, Answer.error(ErrorDocument.receiptNotFound()));
         }
+        return receipt;
     }
 
     /** Another instance asks: this instance's own index only. */

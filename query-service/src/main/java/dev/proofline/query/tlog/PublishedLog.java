@@ -1,0 +1,79 @@
+package dev.proofline.query.tlog;
+
+import dev.proofline.tlog.InclusionProof;
+import dev.proofline.tlog.LogRecords;
+import dev.proofline.tlog.MerkleHashes;
+import dev.proofline.tlog.MerkleProofs;
+import dev.proofline.tlog.TileHashes;
+import dev.proofline.tlog.TilePath;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The transparency log as this instance holds it (the global store of the log topic, the same on
+ * every instance): the latest checkpoint, tiles and entry bundles cut to the width asked for, and
+ * inclusion proofs for entries ({@code docs/tlog.md}).
+ */
+public final class PublishedLog {
+    /** What a proof request found. */
+    public sealed interface ProofAnswer {}
+
+    /** The proof, in the tlog-proof format. */
+    public record Proof(String text) implements ProofAnswer {}
+
+    /** The entry has an index but no checkpoint covers it yet, or it has no index yet. */
+    public record Pending() implements ProofAnswer {}
+
+    private final Function<String, byte[]> records;
+
+    /** @param records a record of the log topic by key, or null (may throw when the store is not ready) */
+    public PublishedLog(Function<String, byte[]> records) {
+        this.records = records;
+    }
+
+    /** The latest signed checkpoint, as the sequencer signed it. */
+    public Optional<String> checkpoint() {
+        return Optional.ofNullable(records.apply(LogRecords.CHECKPOINT))
+                .map(b -> new String(b, StandardCharsets.UTF_8));
+    }
+
+    /** The tile or bundle at that path, exactly {@code width} wide, if the log has grown that far. */
+    public Optional<byte[]> tile(TilePath path) {
+        byte[] stored = records.apply(path.storeKey());
+        if (stored == null) {
+            return Optional.empty();
+        }
+        if (!path.isEntries()) {
+            int bytes = path.width() * MerkleHashes.SIZE;
+            return stored.length < bytes ? Optional.empty() : Optional.of(Arrays.copyOf(stored, bytes));
+        }
+        int at = 0;
+        for (int i = 0; i < path.width(); i++) {
+            if (at + 2 > stored.length) {
+                return Optional.empty();
+            }
+            at += 2 + (((stored[at] & 0xFF) << 8) | (stored[at + 1] & 0xFF));
+        }
+        return at > stored.length ? Optional.empty() : Optional.of(Arrays.copyOf(stored, at));
+    }
+
+    /** The inclusion proof of an entry against the latest checkpoint. */
+    public ProofAnswer proof(byte[] entry) {
+        byte[] index = records.apply(LogRecords.index(entry));
+        Optional<String> note = checkpoint();
+        if (index == null || note.isEmpty()) {
+            return new Pending();
+        }
+        long at = ByteBuffer.wrap(index).getLong();
+        long size = Long.parseLong(LogRecords.noteText(note.get()).split("\n")[1]);
+        if (at >= size) {
+            return new Pending();
+        }
+        TileHashes hashes =
+                new TileHashes((level, n) -> records.apply(new TilePath(level, n, TilePath.WIDTH).storeKey()));
+        return new Proof(new InclusionProof(at, MerkleProofs.inclusion(at, size, hashes), note.get()).text());
+    }
+}

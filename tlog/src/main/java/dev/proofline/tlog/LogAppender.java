@@ -1,0 +1,156 @@
+package dev.proofline.tlog;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Appends entries to a tiled Merkle log kept in a key-value store: the level-0 hash of each entry
+ * goes into the current partial tile, a tile that fills up is hashed into the tile above, and the
+ * entry itself into the current entry bundle. The store holds only the right edge (the partial
+ * tiles and bundle, the size, the size last checkpointed) and the full tiles not yet published:
+ * everything else lives in the published log. The root is computed from the partial tiles alone,
+ * since the maximal complete subtrees of the right edge are made of their hashes.
+ *
+ * <p>The store is the whole state, so a sequencer whose store is restored after a crash carries on
+ * exactly where the last committed state left off.
+ */
+public final class LogAppender {
+    /** Where the log's state is kept; a Kafka Streams store in the sequencer, a map in tests. */
+    public interface Store {
+        byte[] get(String key);
+
+        void put(String key, byte[] value);
+
+        void delete(String key);
+    }
+
+    static final String SIZE = "size";
+    static final String CHECKPOINTED = "checkpointed";
+    private static final int ENTRY_MAX = 0xFFFF;
+
+    private final Store store;
+
+    public LogAppender(Store store) {
+        this.store = store;
+    }
+
+    public long size() {
+        return number(SIZE);
+    }
+
+    /** The size of the last checkpoint whose tiles were handed out by {@link #tilesToPublish}. */
+    public long checkpointed() {
+        return number(CHECKPOINTED);
+    }
+
+    /** Whether a checkpoint was ever published, even of the empty log. */
+    public boolean everCheckpointed() {
+        return store.get(CHECKPOINTED) != null;
+    }
+
+    /** Appends one entry; returns its index. */
+    public long append(byte[] entry) {
+        if (entry.length > ENTRY_MAX) {
+            throw new IllegalArgumentException("an entry is at most 65535 bytes");
+        }
+        long index = size();
+        String bundle = new TilePath(TilePath.ENTRIES, index / TilePath.WIDTH, TilePath.WIDTH).storeKey();
+        byte[] framed = ByteBuffer.allocate(2 + entry.length)
+                .putShort((short) entry.length)
+                .put(entry)
+                .array();
+        store.put(bundle, concat(store.get(bundle), framed));
+        addHash(0, index, MerkleHashes.leaf(entry));
+        store.put(SIZE, ByteBuffer.allocate(8).putLong(index + 1).array());
+        return index;
+    }
+
+    /** MTH of the whole log as it stands. */
+    public byte[] root() {
+        return MerkleProofs.root(size(), hashes());
+    }
+
+    /** Complete-subtree hashes of the right edge (all a root or checkpoint needs). */
+    public HashSource hashes() {
+        return new TileHashes((level, index) -> store.get(new TilePath(level, index, TilePath.WIDTH).storeKey()));
+    }
+
+    /**
+     * The tiles and bundles that changed since the last checkpoint, by store key ({@code
+     * tile/<L>/<N>}, {@code tile/entries/<N>}), with their contents now: what a checkpoint of the
+     * current size must be published with. Derived from the sizes alone, so a sequencer restarted
+     * between two checkpoints hands out everything still unpublished.
+     */
+    public Map<String, byte[]> tilesToPublish() {
+        long from = checkpointed();
+        long to = size();
+        Map<String, byte[]> tiles = new LinkedHashMap<>();
+        if (to == from) {
+            return tiles;
+        }
+        for (long n = from / TilePath.WIDTH; n <= (to - 1) / TilePath.WIDTH; n++) {
+            String key = new TilePath(TilePath.ENTRIES, n, TilePath.WIDTH).storeKey();
+            tiles.put(key, store.get(key));
+        }
+        long scale = 1;
+        for (int level = 0; level <= 63 && to / scale > 0; level++, scale *= TilePath.WIDTH) {
+            long before = from / scale;
+            long after = to / scale;
+            for (long n = before / TilePath.WIDTH; after > before && n <= (after - 1) / TilePath.WIDTH; n++) {
+                String key = new TilePath(level, n, TilePath.WIDTH).storeKey();
+                tiles.put(key, store.get(key));
+            }
+            if (scale > Long.MAX_VALUE / TilePath.WIDTH) {
+                break;
+            }
+        }
+        return tiles;
+    }
+
+    /** Records that the tiles were published with a checkpoint of the current size; full ones leave the store. */
+    public void published(Map<String, byte[]> tiles) {
+        tiles.forEach((key, value) -> {
+            boolean full = key.startsWith("tile/entries/")
+                    ? count(value) == TilePath.WIDTH
+                    : value.length == TilePath.WIDTH * MerkleHashes.SIZE;
+            if (full) {
+                store.delete(key);
+            }
+        });
+        store.put(CHECKPOINTED, ByteBuffer.allocate(8).putLong(size()).array());
+    }
+
+    private void addHash(int level, long index, byte[] hash) {
+        String key = new TilePath(level, index / TilePath.WIDTH, TilePath.WIDTH).storeKey();
+        byte[] tile = concat(store.get(key), hash);
+        store.put(key, tile);
+        if (tile.length == TilePath.WIDTH * MerkleHashes.SIZE) {
+            addHash(level + 1, index / TilePath.WIDTH, TileHashes.perfectRoot(tile, 0, TilePath.WIDTH));
+        }
+    }
+
+    /** Entries in a bundle: each is a big-endian uint16 length and that many bytes. */
+    static int count(byte[] bundle) {
+        int entries = 0;
+        for (int at = 0; at < bundle.length; entries++) {
+            at += 2 + (((bundle[at] & 0xFF) << 8) | (bundle[at + 1] & 0xFF));
+        }
+        return entries;
+    }
+
+    private long number(String key) {
+        byte[] value = store.get(key);
+        return value == null ? 0 : ByteBuffer.wrap(value).getLong();
+    }
+
+    private static byte[] concat(byte[] head, byte[] tail) {
+        if (head == null) {
+            return tail.clone();
+        }
+        byte[] out = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, out, head.length, tail.length);
+        return out;
+    }
+}

@@ -1,0 +1,78 @@
+package dev.proofline.tlog;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The address of a tile or entry bundle in the C2SP tlog-tiles layout: {@code tile/<L>/<N>[.p/<W>]}
+ * and {@code tile/entries/<N>[.p/<W>]}, with {@code N} in zero-padded three-digit path elements, all
+ * but the last prefixed with {@code x} (1234067 is {@code x001/x234/067}).
+ *
+ * @param level   the tile's level, 0 to 63; -1 for an entry bundle
+ * @param index   the tile's index within its level
+ * @param width   hashes (or entries) in it: 256 for a full tile, 1 to 255 for a partial one
+ */
+public record TilePath(int level, long index, int width) {
+    public static final int WIDTH = 256;
+    public static final int ENTRIES = -1;
+
+    private static final Pattern PATH =
+            Pattern.compile("tile/(entries|0|[1-9][0-9]?)/((?:x[0-9]{3}/)*[0-9]{3})(?:\\.p/([1-9][0-9]{0,2}))?");
+
+    public TilePath {
+        if (level < ENTRIES || level > 63 || index < 0 || width < 1 || width > WIDTH) {
+            throw new IllegalArgumentException("no such tile");
+        }
+    }
+
+    public boolean isEntries() {
+        return level == ENTRIES;
+    }
+
+    public boolean isFull() {
+        return width == WIDTH;
+    }
+
+    /** The path, without a leading slash. */
+    public String path() {
+        StringBuilder n = new StringBuilder(String.format("%03d", index % 1000));
+        for (long rest = index / 1000; rest > 0; rest /= 1000) {
+            n.insert(0, String.format("x%03d/", rest % 1000));
+        }
+        return "tile/" + (isEntries() ? "entries" : Integer.toString(level)) + "/" + n
+                + (isFull() ? "" : ".p/" + width);
+    }
+
+    /** The key under which the tile is stored, whatever its width: {@code tile/<L>/<N>}. */
+    public String storeKey() {
+        return new TilePath(level, index, WIDTH).path();
+    }
+
+    /** Parses a path as the specification writes it; anything else is null. */
+    public static TilePath parse(String path) {
+        Matcher m = PATH.matcher(path);
+        if (!m.matches()) {
+            return null;
+        }
+        int level = m.group(1).equals("entries") ? ENTRIES : Integer.parseInt(m.group(1));
+        if (level > 63) {
+            return null;
+        }
+        String[] parts = m.group(2).split("/");
+        if (parts.length > 7) {
+            return null; // more than a long holds
+        }
+        long index = 0;
+        for (String part : parts) {
+            index = index * 1000 + Long.parseLong(part.startsWith("x") ? part.substring(1) : part);
+        }
+        if (parts.length > 1 && parts[0].equals("x000")) {
+            return null; // one index, one path: no leading zero elements
+        }
+        int width = m.group(3) == null ? WIDTH : Integer.parseInt(m.group(3));
+        if (m.group(3) != null && width >= WIDTH) {
+            return null; // a full tile has no .p suffix
+        }
+        return new TilePath(level, index, width);
+    }
+}

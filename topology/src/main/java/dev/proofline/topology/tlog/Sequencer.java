@@ -1,0 +1,114 @@
+package dev.proofline.topology.tlog;
+
+import dev.proofline.tlog.Checkpoint;
+import dev.proofline.tlog.LogAppender;
+import dev.proofline.tlog.LogRecords;
+import dev.proofline.tlog.NoteKey;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The transparency log's sequencer: the one task that reads the single-partition entries topic,
+ * gives each entry the next index, grows the tiles in its store and signs a checkpoint every
+ * {@code interval} or every {@code every} entries, whichever comes first. What it forwards (each
+ * entry's index, then the tiles a checkpoint needs, then the checkpoint) goes out in the same
+ * exactly-once transaction as its store's changes and its input offsets, so a crash can roll a
+ * checkpoint back but never publish two roots for one size.
+ */
+public final class Sequencer implements ProcessorSupplier<String, byte[], String, byte[]> {
+    /** The sequencer's own state: the right edge of the tree, per {@link LogAppender}. */
+    public static final String STORE = "tlog-sequencer";
+
+    private final NoteKey key;
+    private final Duration interval;
+    private final int every;
+
+    public Sequencer(NoteKey key, Duration interval, int every) {
+        this.key = key;
+        this.interval = interval;
+        this.every = every;
+    }
+
+    @Override
+    public Set<StoreBuilder<?>> stores() {
+        return Set.of(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(), Serdes.ByteArray())
+                        .withCachingEnabled());
+    }
+
+    @Override
+    public Processor<String, byte[], String, byte[]> get() {
+        return new SequencerProcessor();
+    }
+
+    private final class SequencerProcessor implements Processor<String, byte[], String, byte[]> {
+        private ProcessorContext<String, byte[]> context;
+        private LogAppender log;
+        private KeyValueStore<String, byte[]> store;
+
+        @Override
+        public void init(ProcessorContext<String, byte[]> context) {
+            this.context = context;
+            this.store = context.getStateStore(STORE);
+            this.log = new LogAppender(new LogAppender.Store() {
+                @Override
+                public byte[] get(String k) {
+                    return store.get(k);
+                }
+
+                @Override
+                public void put(String k, byte[] v) {
+                    store.put(k, v);
+                }
+
+                @Override
+                public void delete(String k) {
+                    store.delete(k);
+                }
+            });
+            // Wall-clock time: a quiet log still gets its last entries checkpointed within the interval.
+            context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::checkpointIfGrown);
+        }
+
+        @Override
+        public void process(Record<String, byte[]> entry) {
+            long index = log.append(entry.value());
+            context.forward(new Record<>(
+                    LogRecords.index(entry.value()),
+                    ByteBuffer.allocate(8).putLong(index).array(),
+                    entry.timestamp()));
+            if (log.size() - log.checkpointed() >= every) {
+                checkpoint(entry.timestamp());
+            }
+        }
+
+        private void checkpointIfGrown(long now) {
+            if (log.size() > log.checkpointed() || !log.everCheckpointed()) {
+                checkpoint(now);
+            }
+        }
+
+        /** Tiles first, then the checkpoint: a reader that sees a checkpoint already has its tiles. */
+        private void checkpoint(long timestamp) {
+            Map<String, byte[]> tiles = log.tilesToPublish();
+            tiles.forEach((k, v) -> context.forward(new Record<>(k, v, timestamp)));
+            byte[] note = key.sign(new Checkpoint(key.name(), log.size(), log.root()).text())
+                    .getBytes(StandardCharsets.UTF_8);
+            context.forward(new Record<>(LogRecords.checkpoint(log.size()), note, timestamp));
+            context.forward(new Record<>(LogRecords.CHECKPOINT, note, timestamp));
+            log.published(tiles);
+        }
+    }
+}
