@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.StrictJson;
 import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.tlog.LogRecords;
+import dev.proofline.tlog.NoteVerifier;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,10 +74,46 @@ class CrashIT {
                     }
                 }
                 assertEquals(valid, receipts.size());
+                // The transparency log: every receipt in it once, every checkpoint ever committed
+                // (before and after the kill) consistent with the last.
+                List<String> entries = new java.util.ArrayList<>();
+                byTask.values()
+                        .forEach(list -> list.forEach(r ->
+                                entries.add(java.util.HexFormat.of().formatHex(LogRecords.entry(r.getSignedJson())))));
+                String url = "http://127.0.0.1:" + httpPort;
+                NoteVerifier verifier = NoteVerifier.parse(StrictJson.parse(java.net.http.HttpClient.newHttpClient()
+                                .send(
+                                        java.net.http.HttpRequest.newBuilder(
+                                                        java.net.URI.create(url + "/.well-known/agent-card.json"))
+                                                .build(),
+                                        java.net.http.HttpResponse.BodyHandlers.ofString())
+                                .body())
+                        .get("transparency_log")
+                        .get("verifier_key")
+                        .asString());
+                awaitCheckpointOf(url, valid);
+                int checkpoints = TransparencyLogAudit.audit(bootstrap, "proofline-tlog", verifier, entries);
                 System.out.println("crash IT: SIGKILL after " + receiptsBeforeKill + " of " + valid
-                        + " receipts; after restart every receipt exactly once");
+                        + " receipts; after restart every receipt exactly once, in the transparency log once, "
+                        + checkpoints + " checkpoints all consistent with the last");
             }
         }
+    }
+
+    private static void awaitCheckpointOf(String url, long size) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/tlog/checkpoint"))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200 && response.body().split("\n")[1].equals(Long.toString(size))) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("no checkpoint of size " + size + " within 60 s");
     }
 
     private static int waitForReceipts(String bootstrap, int atLeast) {

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -82,6 +83,23 @@ class ScaleOutIT {
                 assertTrue(
                         !ownedByA.isEmpty() && !ownedByB.isEmpty(),
                         "each instance owns agents: " + ownedByA + " / " + ownedByB);
+                // Both instances serve the one transparency log: the same checkpoint and the same tiles
+                // and bundles (every proof either gives is computed from these alone).
+                long logged =
+                        totals.values().stream().mapToLong(Long::longValue).sum();
+                String checkpoint = checkpointOfSize(a, logged);
+                assertEquals(checkpoint, checkpointOfSize(b, logged));
+                int tiles = 0;
+                for (long n = 0; n * 256 < logged; n++) {
+                    long width = Math.min(256, logged - n * 256);
+                    String suffix = String.format("%03d", n) + (width == 256 ? "" : ".p/" + width);
+                    for (String path : List.of("/tlog/tile/0/" + suffix, "/tlog/tile/entries/" + suffix)) {
+                        byte[] tileFromA = bytes(a, path);
+                        assertTrue(tileFromA.length > 0, path);
+                        assertTrue(java.util.Arrays.equals(tileFromA, bytes(b, path)), path);
+                        tiles++;
+                    }
+                }
                 first.kill();
                 Map<String, JsonNode> survivor = scoresOnceComplete(b, totals);
                 for (String agent : totals.keySet()) {
@@ -95,7 +113,8 @@ class ScaleOutIT {
                         .forEach(s -> assertTrue(verifier.verifySignature(s, AttestationContext.SCORE)
                                 .valid()));
                 System.out.println("scale-out IT: instance a owned " + ownedByA.size() + " agents, b owned "
-                        + ownedByB.size() + "; after a was SIGKILLed, b answered for all " + totals.size());
+                        + ownedByB.size() + "; after a was SIGKILLed, b answered for all " + totals.size()
+                        + "; both served the same checkpoint of " + logged + " entries and " + tiles + " tiles");
             }
         }
     }
@@ -137,6 +156,25 @@ class ScaleOutIT {
         }
         assertEquals(totals.keySet(), scores.keySet(), "every agent answered in full by " + baseUrl);
         return scores;
+    }
+
+    private String checkpointOfSize(String baseUrl, long size) throws Exception {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> response = get(baseUrl, "/tlog/checkpoint");
+            if (response.statusCode() == 200 && response.body().split("\n")[1].equals(Long.toString(size))) {
+                return response.body();
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError(baseUrl + " served no checkpoint of size " + size);
+    }
+
+    private byte[] bytes(String baseUrl, String path) throws Exception {
+        HttpResponse<byte[]> response = http.send(
+                HttpRequest.newBuilder(URI.create(baseUrl + path)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, response.statusCode(), baseUrl + path);
+        return response.body();
     }
 
     private HttpResponse<String> get(String baseUrl, String path) throws Exception {
