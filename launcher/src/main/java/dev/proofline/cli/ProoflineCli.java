@@ -22,7 +22,14 @@ public final class ProoflineCli {
                     """),
             new Subcommand("receipt-verify", new ReceiptVerifyCommand(), """
                     receipt-verify RECEIPT.json|- (--public-key BASE64 | --agent-card URL) [--context verify|score] [--request REQUEST.json]
-                        check a receipt's signature (and its hashes against a request); exit 0 valid, 1 invalid
+                               [--proof PROOF [--log-key VKEY]]
+                        check a receipt's signature (and its hashes against a request, and with --proof its place in
+                        the transparency log); exit 0 valid, 1 invalid
+                    """),
+            new Subcommand("tlog", new TlogCommand(), """
+                    tlog monitor URL [--log-key VKEY] [--interval SECONDS] [--state FILE] [--once]
+                        follow a deployment's transparency log: every checkpoint signed and consistent with the last
+                        one seen; exit 1 with the reason on a fork or a rewrite
                     """),
             new Subcommand("hash", new HashCommand(), """
                     hash REQUEST.json

@@ -695,6 +695,33 @@ class PipelineIT {
                             .size()
                     > 0);
             Path file = Files.writeString(tmp.resolve("proof-" + proved), proof);
+            if (proved == 0) { // the command line checks it too, from a receipt saved pretty-printed
+                Path saved =
+                        Files.writeString(tmp.resolve("receipt-0.json"), StrictJson.pretty(StrictJson.parse(receipt)));
+                List<String> verify = List.of(
+                        "receipt-verify", saved.toString(), "--agent-card", node.httpUrl(), "--proof", file.toString());
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                assertEquals(
+                        0, dev.proofline.cli.ProoflineCli.run(verify, new java.io.PrintStream(out, true), System.err));
+                assertTrue(
+                        out.toString().startsWith("valid\nin the transparency log " + verifier.name()), out.toString());
+                Path moved =
+                        Files.writeString(tmp.resolve("proof-moved"), proof.replaceFirst("index (\\d+)", "index 0"));
+                out.reset();
+                assertEquals(
+                        1,
+                        dev.proofline.cli.ProoflineCli.run(
+                                List.of(
+                                        "receipt-verify",
+                                        saved.toString(),
+                                        "--agent-card",
+                                        node.httpUrl(),
+                                        "--proof",
+                                        moved.toString()),
+                                new java.io.PrintStream(out, true),
+                                System.err));
+                assertTrue(out.toString().startsWith("invalid: not_in_log"), out.toString());
+            }
             args.addAll(List.of(
                     "-proof",
                     file.toString(),

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,7 +44,29 @@ public final class AgentCardKeys {
         return TrustedKeys.of(known);
     }
 
+    /**
+     * The transparency log's verifier key ({@code <origin>+<key id>+<key>}) as the agent-card names it,
+     * if the deployment runs a log.
+     */
+    public Optional<String> transparencyLogKey() {
+        JsonNode key = card().path("transparency_log").path("verifier_key");
+        return key.isString() ? Optional.of(key.asString()) : Optional.empty();
+    }
+
     private List<PublishedKey> fetch() {
+        List<PublishedKey> found = new ArrayList<>();
+        for (JsonNode extension : card().path("capabilities").path("extensions")) {
+            for (JsonNode key : extension.path("params").path("publicKeys")) {
+                found.add(new PublishedKey(
+                        key.get("keyVersion").asString(),
+                        key.get("algorithm").asString(),
+                        key.get("publicKey").asString()));
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    private JsonNode card() {
         try {
             HttpResponse<String> response = http.send(
                     HttpRequest.newBuilder(agentCard)
@@ -53,17 +76,7 @@ public final class AgentCardKeys {
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("agent-card " + agentCard + " answered " + response.statusCode());
             }
-            List<PublishedKey> found = new ArrayList<>();
-            for (JsonNode extension :
-                    StrictJson.parse(response.body()).path("capabilities").path("extensions")) {
-                for (JsonNode key : extension.path("params").path("publicKeys")) {
-                    found.add(new PublishedKey(
-                            key.get("keyVersion").asString(),
-                            key.get("algorithm").asString(),
-                            key.get("publicKey").asString()));
-                }
-            }
-            return List.copyOf(found);
+            return StrictJson.parse(response.body());
         } catch (IOException e) {
             throw new IllegalStateException("cannot fetch the agent-card " + agentCard + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
