@@ -176,6 +176,15 @@ public final class PipelineBench {
                             preloaded.rate(), preloaded.rate() / signs));
                     report.add(SubTopologyCost.line(node.streamsMetrics()));
                     report.add(cpuLine);
+                    // The transparency log's cost: the same pre-loaded run on a node that runs none.
+                    Figures withoutLog = bench.preloadedWithoutTransparencyLog(bootstrap, dir, streamThreads);
+                    report.add(String.format(
+                            "transparency log: pre-loaded pipeline with it %,.0f receipts/s, without it %,.0f"
+                                    + " receipts/s (with / without = %.2f; the log costs %.1f%%)",
+                            preloaded.rate(),
+                            withoutLog.rate(),
+                            preloaded.rate() / withoutLog.rate(),
+                            100 * (1 - preloaded.rate() / withoutLog.rate())));
                 }
                 String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
@@ -468,9 +477,13 @@ public final class PipelineBench {
      * from resuming to the last committed receipt, so no producer competes for the cores.
      */
     private Figures preloaded(ProoflineNode node, String bootstrap) throws Exception {
-        try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, Topics.DEFAULT_RECEIPTS)) {
+        return preloaded(node, bootstrap, Topics.defaults());
+    }
+
+    private Figures preloaded(ProoflineNode node, String bootstrap, Topics topics) throws Exception {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, topics.receipts())) {
             node.pauseProcessing();
-            produce(bootstrap, Topics.DEFAULT_INPUT, new AtomicLong(), requests.length, 0);
+            produce(bootstrap, topics.input(), new AtomicLong(), requests.length, 0);
             long start = System.nanoTime();
             node.resumeProcessing();
             int received = 0;
@@ -487,6 +500,38 @@ public final class PipelineBench {
             progress.done(String.format(
                     "pipeline, pre-loaded: %,d records in %.1f s, %,.0f/s", received, seconds, figures.rate()));
             return figures;
+        }
+    }
+
+    /** A second node, on its own topics, that runs no transparency log: warmed up, then pre-loaded. */
+    private Figures preloadedWithoutTransparencyLog(String bootstrap, Path dir, int streamThreads) throws Exception {
+        String prefix = "bench-nolog-" + UUID.randomUUID() + "-";
+        Topics topics = new Topics(
+                prefix + Topics.DEFAULT_INPUT,
+                prefix + Topics.DEFAULT_RECEIPTS,
+                prefix + Topics.DEFAULT_DEAD_LETTER,
+                prefix + Topics.DEFAULT_SCORES);
+        Map<String, String> settings = new java.util.HashMap<>(Map.of(
+                "bootstrap.servers",
+                bootstrap,
+                "http.port",
+                "0",
+                "data.dir",
+                dir.resolve("node-nolog").toString(),
+                "application.id",
+                prefix + "app",
+                "streams.num.stream.threads",
+                Integer.toString(streamThreads),
+                "tlog.enabled",
+                "false"));
+        settings.putAll(Map.of(
+                "topics.input", topics.input(),
+                "topics.receipts", topics.receipts(),
+                "topics.dead.letter", topics.deadLetter(),
+                "topics.scores", topics.scores()));
+        try (ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(settings, Map.of()), dir)) {
+            measure("pipeline, no log, warm-up", bootstrap, topics.input(), topics.receipts(), true, warmUpCount(), 0);
+            return preloaded(node, bootstrap, topics);
         }
     }
 

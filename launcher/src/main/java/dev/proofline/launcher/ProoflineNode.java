@@ -145,7 +145,9 @@ public final class ProoflineNode implements AutoCloseable {
                         replication,
                         settings.maxRequestBytes(),
                         settings.retention(),
-                        settings.transparencyLog().topic());
+                        settings.transparencyLog().enabled()
+                                ? Optional.of(settings.transparencyLog().topic())
+                                : Optional.empty());
             }
             LOG.info("topics Proofline creates get {}", replication);
             // Instances that share the work must share the keys: point keys.dir at the same directory.
@@ -201,13 +203,15 @@ public final class ProoflineNode implements AutoCloseable {
             // The log's key is derived from the deployment secret: every instance signs with the same one.
             NoteKey logKey =
                     new NoteKey(settings.transparencyLog().originFor(publicUrl), secret.keyFor("transparency-log"));
-            TransparencyLogTopology.addTo(
-                    builder,
-                    receiptStream,
-                    settings.transparencyLog().topic(),
-                    logKey,
-                    settings.transparencyLog().checkpointInterval(),
-                    ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
+            if (settings.transparencyLog().enabled()) {
+                TransparencyLogTopology.addTo(
+                        builder,
+                        receiptStream,
+                        settings.transparencyLog().topic(),
+                        logKey,
+                        settings.transparencyLog().checkpointInterval(),
+                        ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
+            }
             Properties props = streamsProperties(settings, bootstrap);
             props.putAll(replication.streamsConfigs());
             props.putAll(settings.streamsOverrides()); // an operator's streams.* setting still wins
@@ -282,8 +286,10 @@ public final class ProoflineNode implements AutoCloseable {
             resources.add(() -> streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                     .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)));
 
-            PublishedLog publishedLog =
-                    new PublishedLog(key -> transparencyLogStore(streams).get(key));
+            Optional<PublishedLog> publishedLog = settings.transparencyLog().enabled()
+                    ? Optional.of(new PublishedLog(
+                            key -> transparencyLogStore(streams).get(key)))
+                    : Optional.empty();
             PaymentRoutes payments = new PaymentRoutes(metering, publicUrl);
             List<RouteGroup> routes = new ArrayList<>(List.of(
                     new VerifyRoutes(verification, metering, publicUrl),
@@ -291,7 +297,6 @@ public final class ProoflineNode implements AutoCloseable {
                     new ScoreRoutes(scoreQueries, histories, metering, publicUrl),
                     new AgentRoutes(new AgentDirectory(instances, rankings), histories, receiptLog),
                     new ReceiptRoutes(new ReceiptIndex(instances), receiptLog, publishedLog),
-                    new TransparencyLogRoutes(publishedLog),
                     liveFeed,
                     new DashboardRoutes(),
                     new ApiDocsRoutes(),
@@ -299,7 +304,7 @@ public final class ProoflineNode implements AutoCloseable {
                             new DiscoveryDocuments(
                                     engineSettings,
                                     keys,
-                                    Optional.of(new DiscoveryDocuments.TransparencyLog(
+                                    publishedLog.map(log -> new DiscoveryDocuments.TransparencyLog(
                                             logKey.name(), logKey.verifierKey()))),
                             streams,
                             healthAdmin,
@@ -308,6 +313,7 @@ public final class ProoflineNode implements AutoCloseable {
                             payments::llmsSections),
                     metrics,
                     mcp));
+            publishedLog.ifPresent(log -> routes.add(new TransparencyLogRoutes(log)));
             if (registry instanceof RegistryStore embedded) {
                 routes.add(new RegistryRoutes(embedded));
             }
@@ -328,6 +334,13 @@ public final class ProoflineNode implements AutoCloseable {
                     topics.deadLetter(),
                     keys.signingKey().version(),
                     keys.signingKey().signer().implementation());
+            if (settings.transparencyLog().enabled()) {
+                LOG.info(
+                        "transparency log {} on topic {}: checkpoints signed with {}",
+                        logKey.name(),
+                        settings.transparencyLog().topic(),
+                        logKey.verifier());
+            }
             return new ProoflineNode(resources, streams, bootstrap, httpUrl, settings.dataDir(), newOperatorToken);
         } catch (Exception | Error e) {
             resources.close();

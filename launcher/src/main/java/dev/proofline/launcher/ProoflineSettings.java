@@ -112,6 +112,7 @@ public record ProoflineSettings(
                 Settings.ALLOWANCE_PER_DAY.in(config),
                 paymentTerms(config),
                 new TransparencyLogSettings(
+                        Settings.TLOG_ENABLED.in(config),
                         Settings.APPLICATION_ID.in(config) + "-tlog",
                         Settings.TLOG_ORIGIN.valueIn(config),
                         Duration.ofMillis(Settings.TLOG_CHECKPOINT_INTERVAL_MS.in(config))),
@@ -120,10 +121,11 @@ public record ProoflineSettings(
     }
 
     /**
-     * The transparency log: its compacted topic, its origin (empty: the public URL's host followed
+     * The transparency log: whether it runs, its compacted topic, its origin (empty: the public URL's host followed
      * by {@code /proofline}) and the longest time between checkpoints.
      */
-    public record TransparencyLogSettings(String topic, Optional<String> origin, Duration checkpointInterval) {
+    public record TransparencyLogSettings(
+            boolean enabled, String topic, Optional<String> origin, Duration checkpointInterval) {
         /** A checkpoint is also signed every this many entries. */
         public static final int CHECKPOINT_EVERY = 1024;
 

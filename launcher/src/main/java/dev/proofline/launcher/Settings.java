@@ -94,6 +94,11 @@ public final class Settings {
             3650,
             "half-life of a receipt's weight in decayed_score; changing it applies to receipts counted from then on"
                     + " (rebuild the scores with a fresh application.id to apply it to all)");
+    public static final Setting<Boolean> TLOG_ENABLED = Setting.flag(
+            "tlog.enabled",
+            true,
+            "append every receipt to the transparency log (docs/tlog.md); false runs none (the bench measures its cost"
+                    + " this way)");
     public static final Setting<String> TLOG_ORIGIN = Setting.optionalText(
             "tlog.origin",
             "<host of public.url>/proofline",
@@ -230,6 +235,7 @@ public final class Settings {
             VERIFY_FORMAT_ASSERTION,
             SCORES_HALF_LIFE_DAYS,
             REPLAY_MAX_RECORDS_PER_SECOND,
+            TLOG_ENABLED,
             TLOG_ORIGIN,
             TLOG_CHECKPOINT_INTERVAL_MS,
             RECEIPT_INDEX_RETENTION,

@@ -25,7 +25,7 @@ final class TopicProvisioner {
             Replication replication,
             int maxRequestBytes,
             ProoflineSettings.TopicRetention retention,
-            String transparencyLog)
+            Optional<String> transparencyLog)
             throws ExecutionException, InterruptedException {
         Set<String> existing = admin.listTopics().names().get();
         // Requests up to the limit must reach the pipeline to be judged (an oversize one is
@@ -71,16 +71,16 @@ final class TopicProvisioner {
                                 replicated, TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         // The published log: one partition (one order), compacted (a tile's key keeps its widest version),
         // kept for ever: the log never forgets an entry.
-        add(
+        transparencyLog.ifPresent(name -> add(
                 missing,
                 existing,
-                new NewTopic(transparencyLog, Optional.of(1), replicationFactor)
+                new NewTopic(name, Optional.of(1), replicationFactor)
                         .configs(with(
                                 replicated,
                                 TopicConfig.CLEANUP_POLICY_CONFIG,
                                 TopicConfig.CLEANUP_POLICY_COMPACT,
                                 TopicConfig.RETENTION_MS_CONFIG,
-                                "-1")));
+                                "-1"))));
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();
         }

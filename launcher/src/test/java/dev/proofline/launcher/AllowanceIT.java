@@ -44,6 +44,14 @@ class AllowanceIT {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private HttpResponse<String> get(ProoflineNode node, String path) throws Exception {
+        return java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+    }
+
     private static String remaining(HttpResponse<String> served) {
         assertEquals(200, served.statusCode(), served.body());
         return served.headers().firstValue("Free-Allowance-Remaining").orElse("none");
@@ -53,12 +61,22 @@ class AllowanceIT {
     void countedAcrossInstancesAndRestartsThen429UntilMidnight() throws Exception {
         String request = Files.readString(Conformance.file("requests/invoice-final.json"))
                 .replace("test-seller-invoice-agent", "allowance-seller");
+        // This deployment also runs no transparency log: none of its routes, nothing in the agent-card.
         Map<String, String> settings =
-                Map.of("allowance.per.day", "3", "keys.dir", tmp.resolve("keys").toString());
+                Map.of("allowance.per.day", "3", "keys.dir", tmp.resolve("keys").toString(), "tlog.enabled", "false");
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
             ProoflineNode a = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("a"), settings);
             try (ProoflineNode b = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("b"), settings)) {
                 assertEquals("2", remaining(verify(a, request, null)));
+                assertEquals(404, get(b, "/tlog/checkpoint").statusCode());
+                assertEquals(
+                        404,
+                        get(b, "/receipts/" + java.util.UUID.randomUUID() + "/proof")
+                                .statusCode());
+                assertTrue(
+                        StrictJson.parse(get(b, "/.well-known/agent-card.json").body())
+                                .path("transparency_log")
+                                .isMissingNode());
                 assertEquals(422, verify(a, "{\"task_id\": 1}", null).statusCode(), "an error is never counted");
                 assertEquals("1", remaining(verify(a, request, null)));
                 Thread.sleep(500); // a's count travels through Kafka to b

@@ -168,6 +168,10 @@ public final class DiscoveryDocuments {
         links.put("score", url("/score/{agent_id}"));
         links.put("reputation", url("/reputation/{agent_id}"));
         links.put("receipt", url("/receipts/{verification_id}"));
+        transparencyLog.ifPresent(log -> {
+            links.put("receipt_proof", url("/receipts/{verification_id}/proof"));
+            links.put("transparency_log_checkpoint", url("/tlog/checkpoint"));
+        });
         links.put("agents", url("/agents"));
         links.put("dashboard", url("/dashboard"));
         links.put("live_feed", url(LIVE_FEED_PATH));
@@ -202,6 +206,15 @@ public final class DiscoveryDocuments {
         text.append("- GET ")
                 .append(url("/receipts/{verification_id}"))
                 .append(": one signed receipt (after a 504 receipt_pending, for example)\n");
+        transparencyLog.ifPresent(log -> {
+            text.append("- GET ")
+                    .append(url("/receipts/{verification_id}/proof"))
+                    .append(": the receipt's inclusion proof in the transparency log (c2sp.org/tlog-proof)\n");
+            text.append("- GET ")
+                    .append(url("/tlog/checkpoint"))
+                    .append(
+                            ": the transparency log's signed checkpoint; tiles under /tlog/tile/ (c2sp.org/tlog-tiles)\n");
+        });
         text.append("- GET ").append(url("/agents")).append(": leaderboard of every agent, best first\n");
         text.append("- GET ")
                 .append(url("/agents/{agent_id}/receipts"))

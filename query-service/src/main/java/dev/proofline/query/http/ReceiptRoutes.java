@@ -31,9 +31,10 @@ public final class ReceiptRoutes implements RouteGroup {
     private static final Pattern VERIFICATION_ID =
             Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
-    private final PublishedLog transparencyLog;
+    private final Optional<PublishedLog> transparencyLog;
 
-    public ReceiptRoutes(ReceiptIndex index, ReceiptLog log, PublishedLog transparencyLog) {
+    /** @param transparencyLog the log its proofs come from; empty where the deployment runs none */
+    public ReceiptRoutes(ReceiptIndex index, ReceiptLog log, Optional<PublishedLog> transparencyLog) {
         this.index = index;
         this.log = log;
         this.transparencyLog = transparencyLog;
@@ -42,7 +43,8 @@ public final class ReceiptRoutes implements RouteGroup {
     @Override
     public void mount(JavalinConfig cfg) {
         cfg.routes.get("/receipts/{verification_id}", this::receipt);
-        cfg.routes.get("/receipts/{verification_id}/proof", this::proof);
+        transparencyLog.ifPresent(
+                published -> cfg.routes.get("/receipts/{verification_id}/proof", ctx -> proof(ctx, published)));
         cfg.routes.get(ReceiptIndex.INTERNAL_PATH + "{verification_id}", this::localPosition);
     }
 
@@ -58,7 +60,7 @@ public final class ReceiptRoutes implements RouteGroup {
      * The receipt's tlog-proof ({@code docs/tlog.md}): to whoever may read the receipt, since the
      * proof names the receipt's place in the log.
      */
-    private void proof(Context ctx) {
+    private void proof(Context ctx, PublishedLog published) {
         Optional<Receipt> receipt = visibleReceipt(ctx);
         if (receipt.isEmpty()) {
             return;
@@ -68,7 +70,7 @@ public final class ReceiptRoutes implements RouteGroup {
             return;
         }
         byte[] entry = LogRecords.entry(receipt.get().getSignedJson());
-        if (transparencyLog.proof(entry) instanceof PublishedLog.Proof proof) {
+        if (published.proof(entry) instanceof PublishedLog.Proof proof) {
             ctx.contentType("text/plain; charset=utf-8").result(proof.text());
         } else {
             Responses.send(ctx, Answer.error(ErrorDocument.proofPending()));
