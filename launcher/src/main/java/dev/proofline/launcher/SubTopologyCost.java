@@ -1,6 +1,7 @@
 package dev.proofline.launcher;
 
 import dev.proofline.topology.VerificationTopology;
+import dev.proofline.topology.tlog.TransparencyLogTopology;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -42,9 +43,13 @@ final class SubTopologyCost {
         });
         StringBuilder line = new StringBuilder("per record, by sub-topology (Streams process-latency-avg):");
         bySubTopology.forEach((id, sum) -> {
-            boolean verifies = nodes.getOrDefault(id, Set.of()).contains(VerificationTopology.SOURCE);
-            line.append(String.format(
-                    " %s %.0f µs;", verifies ? "verification" : "reputation (index, scores)", sum[0] / sum[1] / 1000));
+            Set<String> in = nodes.getOrDefault(id, Set.of());
+            String name = in.contains(VerificationTopology.SOURCE)
+                    ? "verification"
+                    : in.contains(TransparencyLogTopology.ENTRIES + "-repartition-source")
+                            ? "transparency log (sequencer)"
+                            : "receipts (index, scores, log entries)";
+            line.append(String.format(" %s %.0f µs;", name, sum[0] / sum[1] / 1000));
         });
         return bySubTopology.isEmpty() ? line + " not recorded" : line.substring(0, line.length() - 1);
     }

@@ -26,6 +26,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class TransparencyLogTopology {
     /** The global store of the published log, on every instance. */
     public static final String STORE = "tlog";
+    /** The sequencer's processor node. */
+    public static final String SEQUENCER = "tlog-sequencer";
+    /** The single-partition repartition of entries; its source opens the sequencer's sub-topology. */
+    public static final String ENTRIES = "tlog-entries";
 
     private TransparencyLogTopology() {}
 
@@ -39,9 +43,9 @@ public final class TransparencyLogTopology {
         receipts.filter((agent, receipt) -> receipt != null && !ScoredAgents.isTestAgent(receipt.getAgentId()))
                 .mapValues(receipt -> LogRecords.entry(receipt.getSignedJson()))
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
-                        .withName("tlog-entries")
+                        .withName(ENTRIES)
                         .withNumberOfPartitions(1))
-                .process(new Sequencer(key, checkpointInterval, checkpointEvery), Named.as("tlog-sequencer"))
+                .process(new Sequencer(key, checkpointInterval, checkpointEvery), Named.as(SEQUENCER))
                 .to(logTopic, Produced.with(Serdes.String(), Serdes.ByteArray()));
         builder.globalTable(
                 logTopic,
