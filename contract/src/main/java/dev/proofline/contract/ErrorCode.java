@@ -153,6 +153,13 @@ public enum ErrorCode {
             "retry_later",
             "No receipt has this verification_id: it may still be in the pipeline (retry shortly), its request may"
                     + " have been refused (dead-letter topic), or it is older than the receipt index keeps."),
+    INTERNAL_ERROR(
+            "internal_error",
+            500,
+            null,
+            "report_to_operator",
+            "The server failed on a request it should have answered; the operator's log names the cause. Nothing was"
+                    + " charged."),
     PROOF_PENDING(
             "proof_pending",
             503,

@@ -194,6 +194,13 @@ public record ErrorDocument(
                 List.of());
     }
 
+    public static ErrorDocument internalError() {
+        return new ErrorDocument(
+                ErrorCode.INTERNAL_ERROR,
+                "The server failed on this request; the operator's log names the cause.",
+                List.of());
+    }
+
     public static ErrorDocument proofPending() {
         return new ErrorDocument(
                 ErrorCode.PROOF_PENDING,

@@ -504,33 +504,12 @@ public final class PipelineBench {
      */
     private String transparencyLogCost(ProoflineNode withLog, String bootstrap, Path dir, int streamThreads)
             throws Exception {
-        String prefix = "bench-nolog-" + UUID.randomUUID() + "-";
-        Topics topics = new Topics(
-                prefix + Topics.DEFAULT_INPUT,
-                prefix + Topics.DEFAULT_RECEIPTS,
-                prefix + Topics.DEFAULT_DEAD_LETTER,
-                prefix + Topics.DEFAULT_SCORES);
-        Map<String, String> settings = new java.util.HashMap<>(Map.of(
-                "bootstrap.servers",
-                bootstrap,
-                "http.port",
-                "0",
-                "data.dir",
-                dir.resolve("node-nolog").toString(),
-                "application.id",
-                prefix + "app",
-                "streams.num.stream.threads",
-                Integer.toString(streamThreads),
-                "tlog.enabled",
-                "false"));
-        settings.putAll(Map.of(
-                "topics.input", topics.input(),
-                "topics.receipts", topics.receipts(),
-                "topics.dead.letter", topics.deadLetter(),
-                "topics.scores", topics.scores()));
+        SecondNode second =
+                new SecondNode("bench-nolog-", bootstrap, dir, streamThreads, Map.of("tlog.enabled", "false"));
+        Topics topics = second.topics();
         double[] with = new double[LOG_COST_ROUNDS];
         double[] without = new double[LOG_COST_ROUNDS];
-        try (ProoflineNode noLog = ProoflineNode.start(ProoflineConfig.load(settings, Map.of()), dir)) {
+        try (ProoflineNode noLog = second.start()) {
             measure("pipeline, no log, warm-up", bootstrap, topics.input(), topics.receipts(), true, warmUpCount(), 0);
             for (int round = 0; round < LOG_COST_ROUNDS; round++) {
                 without[round] = preloaded(noLog, bootstrap, topics).rate();
@@ -554,35 +533,51 @@ public final class PipelineBench {
                 withMedian / withoutMedian);
     }
 
+    /** A second node in the bench's broker, on topics and an application id of its own, with some settings of its own. */
+    private record SecondNode(String prefix, Map<String, String> settings, Path dir) {
+        SecondNode(String kind, String bootstrap, Path dir, int streamThreads, Map<String, String> own) {
+            this(kind + UUID.randomUUID() + "-", new java.util.HashMap<>(own), dir);
+            settings.putAll(Map.of(
+                    "bootstrap.servers",
+                    bootstrap,
+                    "http.port",
+                    "0",
+                    "data.dir",
+                    dir.resolve("node-" + prefix).toString(),
+                    "application.id",
+                    prefix + "app",
+                    "streams.num.stream.threads",
+                    Integer.toString(streamThreads)));
+            settings.putAll(Map.of(
+                    "topics.input", topics().input(),
+                    "topics.receipts", topics().receipts(),
+                    "topics.dead.letter", topics().deadLetter(),
+                    "topics.scores", topics().scores()));
+        }
+
+        Topics topics() {
+            return new Topics(
+                    prefix + Topics.DEFAULT_INPUT,
+                    prefix + Topics.DEFAULT_RECEIPTS,
+                    prefix + Topics.DEFAULT_DEAD_LETTER,
+                    prefix + Topics.DEFAULT_SCORES);
+        }
+
+        ProoflineNode start() throws Exception {
+            return ProoflineNode.start(ProoflineConfig.load(settings, Map.of()), dir);
+        }
+    }
+
     /** A second node whose own topics, and Streams' internal ones, have one replica. */
     private Figures singleReplicaPipeline(String bootstrap, Path dir, int streamThreads) throws Exception {
-        String prefix = "bench-rf1-" + UUID.randomUUID() + "-";
-        Topics topics = new Topics(
-                prefix + Topics.DEFAULT_INPUT,
-                prefix + Topics.DEFAULT_RECEIPTS,
-                prefix + Topics.DEFAULT_DEAD_LETTER,
-                prefix + Topics.DEFAULT_SCORES);
-        Map<String, String> settings = new java.util.HashMap<>(Map.of(
-                "bootstrap.servers",
+        SecondNode second = new SecondNode(
+                "bench-rf1-",
                 bootstrap,
-                "http.port",
-                "0",
-                "data.dir",
-                dir.resolve("node-rf1").toString(),
-                "application.id",
-                prefix + "app",
-                "streams.num.stream.threads",
-                Integer.toString(streamThreads),
-                "topics.replication.factor",
-                "1",
-                "topics.min.insync.replicas",
-                "1"));
-        settings.putAll(Map.of(
-                "topics.input", topics.input(),
-                "topics.receipts", topics.receipts(),
-                "topics.dead.letter", topics.deadLetter(),
-                "topics.scores", topics.scores()));
-        try (ProoflineNode node = ProoflineNode.start(ProoflineConfig.load(settings, Map.of()), dir)) {
+                dir,
+                streamThreads,
+                Map.of("topics.replication.factor", "1", "topics.min.insync.replicas", "1"));
+        Topics topics = second.topics();
+        try (ProoflineNode node = second.start()) {
             measure("pipeline RF1 warm-up", bootstrap, topics.input(), topics.receipts(), true, warmUpCount(), 0);
             return measure("pipeline RF1", bootstrap, topics.input(), topics.receipts(), true, requests.length, 0);
         }

@@ -37,22 +37,7 @@ class TlogMonitorTest {
     private static final class ServedLog {
         final Map<String, byte[]> records = new HashMap<>();
         final Map<String, byte[]> state = new HashMap<>();
-        final LogAppender appender = new LogAppender(new LogAppender.Store() {
-            @Override
-            public byte[] get(String key) {
-                return state.get(key);
-            }
-
-            @Override
-            public void put(String key, byte[] value) {
-                state.put(key, value);
-            }
-
-            @Override
-            public void delete(String key) {
-                state.remove(key);
-            }
-        });
+        final LogAppender appender = new LogAppender(LogAppender.Store.of(state));
 
         ServedLog grow(int entries, long seed, NoteKey key) {
             for (int i = 0; i < entries; i++) {

@@ -146,7 +146,10 @@ class ScaleOutIT {
                             StrictJson.parse(response.body()).get("code").asString());
                     continue;
                 }
-                assertEquals(200, response.statusCode(), response.body());
+                if (response.statusCode() != 200) {
+                    // Say why: the instance's own log names what failed.
+                    assertEquals(200, response.statusCode(), response.body() + "\n" + logTails());
+                }
                 JsonNode score = StrictJson.parse(response.body());
                 if (score.path("inputs").path("total").asLong() == entry.getValue()) {
                     scores.put(entry.getKey(), score);
@@ -156,6 +159,17 @@ class ScaleOutIT {
         }
         assertEquals(totals.keySet(), scores.keySet(), "every agent answered in full by " + baseUrl);
         return scores;
+    }
+
+    private String logTails() throws Exception {
+        StringBuilder tails = new StringBuilder();
+        for (String name : List.of("a.log", "b.log")) {
+            List<String> lines = java.nio.file.Files.readAllLines(tmp.resolve(name));
+            tails.append("--- ").append(name).append(" (last 40 lines)\n");
+            lines.subList(Math.max(0, lines.size() - 40), lines.size())
+                    .forEach(l -> tails.append(l).append('\n'));
+        }
+        return tails.toString();
     }
 
     private String checkpointOfSize(String baseUrl, long size) throws Exception {

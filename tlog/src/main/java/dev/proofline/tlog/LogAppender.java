@@ -24,6 +24,34 @@ public final class LogAppender {
         void put(String key, byte[] value);
 
         void delete(String key);
+
+        /** A store made of its three operations (a Kafka Streams store's {@code get}, {@code put}, {@code delete}). */
+        static Store of(
+                java.util.function.Function<String, byte[]> get,
+                java.util.function.BiConsumer<String, byte[]> put,
+                java.util.function.Consumer<String> delete) {
+            return new Store() {
+                @Override
+                public byte[] get(String key) {
+                    return get.apply(key);
+                }
+
+                @Override
+                public void put(String key, byte[] value) {
+                    put.accept(key, value);
+                }
+
+                @Override
+                public void delete(String key) {
+                    delete.accept(key);
+                }
+            };
+        }
+
+        /** A store that is a map. */
+        static Store of(Map<String, byte[]> map) {
+            return of(map::get, map::put, map::remove);
+        }
     }
 
     static final String SIZE = "size";

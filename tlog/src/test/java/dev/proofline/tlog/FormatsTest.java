@@ -79,7 +79,7 @@ class FormatsTest {
     @Test
     void aTlogProofRoundTripsAndVerifiesOffline() {
         MerkleLogTest.MapStore store = new MerkleLogTest.MapStore();
-        LogAppender log = new LogAppender(store);
+        LogAppender log = new LogAppender(store.store());
         for (int i = 0; i < 300; i++) {
             log.append(MerkleLogTest.entry(i));
         }

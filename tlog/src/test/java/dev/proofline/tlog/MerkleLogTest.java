@@ -16,22 +16,11 @@ import org.junit.jupiter.api.Test;
 /** The tiled log against a plain recursive RFC 6962 tree, with the sequencer's publish cycle. */
 class MerkleLogTest {
     /** A store that is a map; the log's own state, as the sequencer's Streams store holds it. */
-    static final class MapStore implements LogAppender.Store {
+    static final class MapStore {
         final Map<String, byte[]> map = new HashMap<>();
 
-        @Override
-        public byte[] get(String key) {
-            return map.get(key);
-        }
-
-        @Override
-        public void put(String key, byte[] value) {
-            map.put(key, value);
-        }
-
-        @Override
-        public void delete(String key) {
-            map.remove(key);
+        LogAppender.Store store() {
+            return LogAppender.Store.of(map);
         }
     }
 
@@ -54,7 +43,7 @@ class MerkleLogTest {
     @Test
     void rootsMatchTheRecursiveDefinitionAtEverySizeAcrossTileEdges() {
         MapStore store = new MapStore();
-        LogAppender log = new LogAppender(store);
+        LogAppender log = new LogAppender(store.store());
         List<byte[]> entries = new ArrayList<>();
         assertArrayEquals(MerkleHashes.emptyRoot(), log.root());
         for (int i = 0; i < 600; i++) {
@@ -68,7 +57,7 @@ class MerkleLogTest {
     void publishedTilesProveInclusionAndConsistencyAndTheStoreKeepsOnlyTheEdge() {
         MapStore local = new MapStore();
         Map<String, byte[]> published = new HashMap<>();
-        LogAppender log = new LogAppender(local);
+        LogAppender log = new LogAppender(local.store());
         Random random = new Random(16);
         List<Long> sizes = new ArrayList<>();
         List<byte[]> roots = new ArrayList<>();
@@ -112,7 +101,7 @@ class MerkleLogTest {
     void proofsAtSmallSizesAgreeWithTheReference() {
         for (int n = 1; n <= 70; n++) {
             MapStore store = new MapStore();
-            LogAppender log = new LogAppender(store);
+            LogAppender log = new LogAppender(store.store());
             List<byte[]> entries = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 entries.add(entry(i));

@@ -20,6 +20,8 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
  * wrong methods and requests Jetty cannot parse get the uniform error document too.
  */
 public final class HttpServer implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HttpServer.class);
+
     /** Oversized bodies up to this size are read and dropped so the client can read the 413. */
     private static final long DRAINED_AT_MOST = 16L * 1024 * 1024;
 
@@ -66,6 +68,21 @@ public final class HttpServer implements AutoCloseable {
                                 ? ErrorDocument.payloadTooLarge((int) declared, maxRequestBytes)
                                 : JsonErrorPages.forStatus(e.getStatus(), maxRequestBytes);
                 Responses.send(ctx, Answer.error(error));
+            });
+            // Whatever a route did not expect still gets the uniform error document, never a bare
+            // "Server Error": a store between owners mid-rebalance is not_ready, anything else a bug.
+            cfg.routes.exception(Exception.class, (e, ctx) -> {
+                if (Responses.isStreamsInTransition(e)) {
+                    Responses.send(ctx, Answer.notReady());
+                    return;
+                }
+                LOG.warn(
+                        "{} {} failed: {}: {}",
+                        ctx.method(),
+                        ctx.path(),
+                        e.getClass().getName(),
+                        e.getMessage());
+                Responses.send(ctx, Answer.error(ErrorDocument.internalError()));
             });
             cfg.routes.error(404, ctx -> {
                 if (ctx.result() == null) { // no route chose a body: the path is unknown

@@ -62,22 +62,7 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
         public void init(ProcessorContext<String, byte[]> context) {
             this.context = context;
             this.store = context.getStateStore(STORE);
-            this.log = new LogAppender(new LogAppender.Store() {
-                @Override
-                public byte[] get(String k) {
-                    return store.get(k);
-                }
-
-                @Override
-                public void put(String k, byte[] v) {
-                    store.put(k, v);
-                }
-
-                @Override
-                public void delete(String k) {
-                    store.delete(k);
-                }
-            });
+            this.log = new LogAppender(LogAppender.Store.of(store::get, store::put, store::delete));
             // Wall-clock time: a quiet log still gets its last entries checkpointed within the interval.
             context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::checkpointIfGrown);
         }
