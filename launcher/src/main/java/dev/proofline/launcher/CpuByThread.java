@@ -33,6 +33,11 @@ final class CpuByThread {
         return new CpuByThread();
     }
 
+    /** This process's CPU since the start, per receipt, in microseconds. */
+    double microsPer(long receipts) {
+        return (processCpuNanos() - processBefore) / 1000.0 / Math.max(1, receipts);
+    }
+
     /** One line: CPU per answer ({@code per} names it: a receipt, a REST receipt) and each kind of thread's share. */
     String line(String per, long receipts) {
         Map<Long, Long> after = snapshot();

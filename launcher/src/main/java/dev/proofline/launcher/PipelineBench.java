@@ -167,15 +167,14 @@ public final class PipelineBench {
                     report.add(WritesPerReceipt.line(written, flat.records()));
                 }
                 if (phases.contains(Phase.PRELOADED)) {
-                    CpuByThread cpu = CpuByThread.start();
-                    Figures preloaded = bench.preloaded(node, bootstrap);
-                    String cpuLine = cpu.line("receipt", preloaded.records());
+                    Preloaded run = bench.preloaded(node, bootstrap, Topics.defaults());
+                    Figures preloaded = run.figures();
                     report.add(String.format(
                             "pipeline, exactly-once, input pre-loaded %,6.0f receipts/s  (%.2fx bare sign; no producer"
                                     + " competing)",
                             preloaded.rate(), preloaded.rate() / signs));
                     report.add(SubTopologyCost.line(node.streamsMetrics()));
-                    report.add(cpuLine);
+                    report.add(run.cpuLine());
                     report.add(bench.transparencyLogCost(node, bootstrap, dir, streamThreads));
                 }
                 String url = node.httpUrl();
@@ -468,14 +467,14 @@ public final class PipelineBench {
      * The pipeline alone: every request is produced while processing is paused, then the clock runs
      * from resuming to the last committed receipt, so no producer competes for the cores.
      */
-    private Figures preloaded(ProoflineNode node, String bootstrap) throws Exception {
-        return preloaded(node, bootstrap, Topics.defaults());
-    }
+    /** A pre-loaded run: its rate, and the process's CPU from resuming to the last receipt. */
+    private record Preloaded(Figures figures, double cpuMicrosPerReceipt, String cpuLine) {}
 
-    private Figures preloaded(ProoflineNode node, String bootstrap, Topics topics) throws Exception {
+    private Preloaded preloaded(ProoflineNode node, String bootstrap, Topics topics) throws Exception {
         try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, topics.receipts())) {
             node.pauseProcessing();
             produce(bootstrap, topics.input(), new AtomicLong(), requests.length, 0);
+            CpuByThread cpu = CpuByThread.start();
             long start = System.nanoTime();
             node.resumeProcessing();
             int received = 0;
@@ -491,16 +490,17 @@ public final class PipelineBench {
             Figures figures = new Figures("pipeline, pre-loaded", received, seconds, new long[0]);
             progress.done(String.format(
                     "pipeline, pre-loaded: %,d records in %.1f s, %,.0f/s", received, seconds, figures.rate()));
-            return figures;
+            return new Preloaded(figures, cpu.microsPer(received), cpu.line("receipt", received));
         }
     }
 
-    private static final int LOG_COST_ROUNDS = 3;
+    private static final int LOG_COST_ROUNDS = 5;
 
     /**
      * The transparency log's cost: pre-loaded runs on this node and on a second one, on its own
-     * topics, that runs no log, taken in turn ({@value #LOG_COST_ROUNDS} each) so that the machine's
-     * drift falls on both; the medians are compared.
+     * topics, that runs no log, taken in turn ({@value #LOG_COST_ROUNDS} each, the one going first
+     * alternating) so that the machine's drift falls on both; the medians of the rates and of the
+     * CPU per receipt are compared.
      */
     private String transparencyLogCost(ProoflineNode withLog, String bootstrap, Path dir, int streamThreads)
             throws Exception {
@@ -509,20 +509,27 @@ public final class PipelineBench {
         Topics topics = second.topics();
         double[] with = new double[LOG_COST_ROUNDS];
         double[] without = new double[LOG_COST_ROUNDS];
+        double[] withCpu = new double[LOG_COST_ROUNDS];
+        double[] withoutCpu = new double[LOG_COST_ROUNDS];
         try (ProoflineNode noLog = second.start()) {
             measure("pipeline, no log, warm-up", bootstrap, topics.input(), topics.receipts(), true, warmUpCount(), 0);
             for (int round = 0; round < LOG_COST_ROUNDS; round++) {
-                without[round] = preloaded(noLog, bootstrap, topics).rate();
-                with[round] = preloaded(withLog, bootstrap).rate();
+                boolean withFirst = round % 2 == 1;
+                if (withFirst) {
+                    record(preloaded(withLog, bootstrap, Topics.defaults()), with, withCpu, round);
+                }
+                record(preloaded(noLog, bootstrap, topics), without, withoutCpu, round);
+                if (!withFirst) {
+                    record(preloaded(withLog, bootstrap, Topics.defaults()), with, withCpu, round);
+                }
             }
         }
-        java.util.Arrays.sort(with);
-        java.util.Arrays.sort(without);
-        double withMedian = with[LOG_COST_ROUNDS / 2];
-        double withoutMedian = without[LOG_COST_ROUNDS / 2];
+        double withMedian = median(with);
+        double withoutMedian = median(without);
         return String.format(
                 "transparency log: pre-loaded pipeline with it %,.0f receipts/s, without it %,.0f receipts/s (medians"
-                        + " of %d runs in turn, with %,.0f-%,.0f, without %,.0f-%,.0f; with / without = %.2f)",
+                        + " of %d runs in turn, with %,.0f-%,.0f, without %,.0f-%,.0f; with / without = %.2f);"
+                        + " CPU per receipt with it %,.0f µs, without it %,.0f µs (cost %.0f%%)",
                 withMedian,
                 withoutMedian,
                 LOG_COST_ROUNDS,
@@ -530,7 +537,21 @@ public final class PipelineBench {
                 with[LOG_COST_ROUNDS - 1],
                 without[0],
                 without[LOG_COST_ROUNDS - 1],
-                withMedian / withoutMedian);
+                withMedian / withoutMedian,
+                median(withCpu),
+                median(withoutCpu),
+                100 * (median(withCpu) / median(withoutCpu) - 1));
+    }
+
+    private static void record(Preloaded run, double[] rates, double[] cpu, int round) {
+        rates[round] = run.figures().rate();
+        cpu[round] = run.cpuMicrosPerReceipt();
+    }
+
+    /** The median; sorts the array. */
+    private static double median(double[] values) {
+        java.util.Arrays.sort(values);
+        return values[values.length / 2];
     }
 
     /** A second node in the bench's broker, on topics and an application id of its own, with some settings of its own. */
@@ -547,7 +568,10 @@ public final class PipelineBench {
                     "application.id",
                     prefix + "app",
                     "streams.num.stream.threads",
-                    Integer.toString(streamThreads)));
+                    Integer.toString(streamThreads),
+                    // As the bench's own node records them: compared with it, it must pay the same.
+                    "streams.metrics.recording.level",
+                    "DEBUG"));
             settings.putAll(Map.of(
                     "topics.input", topics().input(),
                     "topics.receipts", topics().receipts(),

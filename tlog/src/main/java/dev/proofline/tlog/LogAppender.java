@@ -59,18 +59,28 @@ public final class LogAppender {
     private static final int ENTRY_MAX = 0xFFFF;
 
     private final Store store;
+    // The two sizes as last read or written: an appender owns its store while it lives, so they are
+    // read from it once, not on every append (a new appender reads them again, as after a restore).
+    private long size = -1;
+    private long checkpointed = -1;
 
     public LogAppender(Store store) {
         this.store = store;
     }
 
     public long size() {
-        return number(SIZE);
+        if (size < 0) {
+            size = number(SIZE);
+        }
+        return size;
     }
 
     /** The size of the last checkpoint whose tiles were handed out by {@link #tilesToPublish}. */
     public long checkpointed() {
-        return number(CHECKPOINTED);
+        if (checkpointed < 0) {
+            checkpointed = number(CHECKPOINTED);
+        }
+        return checkpointed;
     }
 
     /** Whether a checkpoint was ever published, even of the empty log. */
@@ -92,6 +102,7 @@ public final class LogAppender {
         store.put(bundle, concat(store.get(bundle), framed));
         addHash(0, index, MerkleHashes.leaf(entry));
         store.put(SIZE, ByteBuffer.allocate(8).putLong(index + 1).array());
+        size = index + 1;
         return index;
     }
 
@@ -148,6 +159,7 @@ public final class LogAppender {
             }
         });
         store.put(CHECKPOINTED, ByteBuffer.allocate(8).putLong(size()).array());
+        checkpointed = size();
     }
 
     private void addHash(int level, long index, byte[] hash) {

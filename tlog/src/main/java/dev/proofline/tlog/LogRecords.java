@@ -4,8 +4,9 @@ import java.util.HexFormat;
 
 /**
  * The keys of the published log (one compacted topic, read by every instance): tiles and entry
- * bundles under their tile key, the latest signed checkpoint, every checkpoint by its size, and
- * each entry's index by the entry (a receipt's SHA-256, in hex).
+ * bundles under their tile key, the latest signed checkpoint, every checkpoint by its size; and,
+ * beside them in each instance's store (derived from the bundles, not published), each entry's
+ * index by the entry (a receipt's SHA-256, in hex).
  */
 public final class LogRecords {
     /** The latest signed checkpoint. */

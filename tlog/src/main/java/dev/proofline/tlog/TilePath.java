@@ -35,12 +35,27 @@ public record TilePath(int level, long index, int width) {
 
     /** The path, without a leading slash. */
     public String path() {
-        StringBuilder n = new StringBuilder(String.format("%03d", index % 1000));
-        for (long rest = index / 1000; rest > 0; rest /= 1000) {
-            n.insert(0, String.format("x%03d/", rest % 1000));
+        // Built by hand, not with String.format: the sequencer names a tile for every entry it appends.
+        StringBuilder n = new StringBuilder(32);
+        n.append("tile/")
+                .append(isEntries() ? "entries" : Integer.toString(level))
+                .append('/');
+        long scale = 1;
+        while (index / scale >= 1000) {
+            scale *= 1000;
         }
-        return "tile/" + (isEntries() ? "entries" : Integer.toString(level)) + "/" + n
-                + (isFull() ? "" : ".p/" + width);
+        for (; scale > 1; scale /= 1000) {
+            n.append('x');
+            threeDigits(n, (index / scale) % 1000).append('/');
+        }
+        threeDigits(n, index % 1000);
+        return isFull() ? n.toString() : n.append(".p/").append(width).toString();
+    }
+
+    private static StringBuilder threeDigits(StringBuilder out, long n) {
+        return out.append((char) ('0' + n / 100))
+                .append((char) ('0' + n / 10 % 10))
+                .append((char) ('0' + n % 10));
     }
 
     /** The key under which the tile is stored, whatever its width: {@code tile/<L>/<N>}. */

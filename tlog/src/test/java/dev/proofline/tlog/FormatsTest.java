@@ -62,6 +62,16 @@ class FormatsTest {
         assertEquals("tile/2/000.p/1", new TilePath(2, 0, 1).path());
         assertEquals(new TilePath(0, 1234067, 256), TilePath.parse("tile/0/x001/x234/067"));
         assertEquals(new TilePath(TilePath.ENTRIES, 1000, 17), TilePath.parse("tile/entries/x001/000.p/17"));
+        assertEquals("tile/1/x999/x000/000", new TilePath(1, 999_000_000, 256).path());
+        assertEquals("tile/3/999", new TilePath(3, 999, 256).path());
+        assertEquals("tile/3/x001/000.p/255", new TilePath(3, 1000, 255).path());
+        assertEquals("tile/63/x009/x223/x372/x036/x854/x775/807", new TilePath(63, Long.MAX_VALUE, 256).path());
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 10_000; i++) {
+            long index = (random.nextLong() >>> 1) >>> random.nextInt(63);
+            TilePath tile = new TilePath(random.nextInt(65) - 1, index, 1 + random.nextInt(256));
+            assertEquals(tile, TilePath.parse(tile.path()), tile.path());
+        }
         for (String bad : List.of(
                 "tile/01/000",
                 "tile/0/x000/001",

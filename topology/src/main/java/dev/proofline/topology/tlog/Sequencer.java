@@ -4,7 +4,6 @@ import dev.proofline.tlog.Checkpoint;
 import dev.proofline.tlog.LogAppender;
 import dev.proofline.tlog.LogRecords;
 import dev.proofline.tlog.NoteKey;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -22,8 +21,9 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The transparency log's sequencer: the one task that reads the single-partition entries topic,
  * gives each entry the next index, grows the tiles in its store and signs a checkpoint every
- * {@code interval} or every {@code every} entries, whichever comes first. What it forwards (each
- * entry's index, then the tiles a checkpoint needs, then the checkpoint) goes out in the same
+ * {@code interval} or every {@code every} entries, whichever comes first. What it forwards (the
+ * tiles and bundles a checkpoint needs, then the checkpoint; nothing per entry, the instances index
+ * the entries from the bundles: {@link PublishedLogIndexer}) goes out in the same
  * exactly-once transaction as its store's changes and its input offsets, so a crash can roll a
  * checkpoint back but never publish two roots for one size.
  */
@@ -69,11 +69,7 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
 
         @Override
         public void process(Record<String, byte[]> entry) {
-            long index = log.append(entry.value());
-            context.forward(new Record<>(
-                    LogRecords.index(entry.value()),
-                    ByteBuffer.allocate(8).putLong(index).array(),
-                    entry.timestamp()));
+            log.append(entry.value());
             if (log.size() - log.checkpointed() >= every) {
                 checkpoint(entry.timestamp());
             }

@@ -6,22 +6,21 @@ import dev.proofline.tlog.LogRecords;
 import dev.proofline.tlog.NoteKey;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The transparency log of receipts ({@code docs/tlog.md}). Each receipt but {@code test-} ones
  * becomes an entry, the SHA-256 of its signed JSON exactly as {@code GET /receipts/{id}} returns it;
  * the entries are repartitioned onto one partition so one {@link Sequencer} gives them a total order;
- * what it publishes (indexes, tiles, checkpoints) lands on the compacted log topic, which every
- * instance reads into a global store and serves from.
+ * what it publishes (tiles, bundles, checkpoints) lands on the compacted log topic, which every
+ * instance reads into a global store ({@link PublishedLogIndexer}, which also indexes the entries)
+ * and serves from.
  */
 public final class TransparencyLogTopology {
     /** The global store of the published log, on every instance. */
@@ -41,18 +40,15 @@ public final class TransparencyLogTopology {
             Duration checkpointInterval,
             int checkpointEvery) {
         receipts.filter((agent, receipt) -> receipt != null && !ScoredAgents.isTestAgent(receipt.getAgentId()))
-                .mapValues(receipt -> LogRecords.entry(receipt.getSignedJson()))
+                // One partition, so the key routes nothing: an empty one keeps the repartition records small.
+                .map((agent, receipt) -> KeyValue.pair("", LogRecords.entry(receipt.getSignedJson())))
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
                         .withName(ENTRIES)
                         .withNumberOfPartitions(1))
                 .process(new Sequencer(key, checkpointInterval, checkpointEvery), Named.as(SEQUENCER))
                 .to(logTopic, Produced.with(Serdes.String(), Serdes.ByteArray()));
-        builder.globalTable(
-                logTopic,
-                Consumed.with(Serdes.String(), Serdes.ByteArray()),
-                Materialized.<String, byte[], KeyValueStore<Bytes, byte[]>>as(STORE)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(Serdes.ByteArray())
-                        .withCachingDisabled());
+        PublishedLogIndexer published = new PublishedLogIndexer(STORE);
+        builder.addGlobalStore(
+                published.store(), logTopic, Consumed.with(Serdes.String(), Serdes.ByteArray()), published);
     }
 }

@@ -1,0 +1,123 @@
+package dev.proofline.topology.tlog;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.InMemorySchemaRegistry;
+import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.tlog.Checkpoint;
+import dev.proofline.tlog.LogRecords;
+import dev.proofline.tlog.MerkleHashes;
+import dev.proofline.tlog.NoteKey;
+import dev.proofline.tlog.NoteVerifier;
+import dev.proofline.tlog.TilePath;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.Test;
+
+class TransparencyLogTopologyTest {
+    private static final NoteKey KEY = new NoteKey("example.test/proofline", new byte[32]);
+
+    private final AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
+
+    private TopologyTestDriver driver() {
+        StreamsBuilder builder = new StreamsBuilder();
+        KStream<String, Receipt> receipts = builder.stream("receipts", Consumed.with(Serdes.String(), serde));
+        TransparencyLogTopology.addTo(builder, receipts, "app-tlog", KEY, Duration.ofSeconds(1), 1024);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tlog-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        return new TopologyTestDriver(builder.build(), props);
+    }
+
+    private static Receipt receipt(int i, String agent) {
+        return Receipt.newBuilder()
+                .setVerificationId("id-" + i)
+                .setTaskId("t-" + i)
+                .setAgentId(agent)
+                .setResult("pass")
+                .setVerifiedAt("2026-12-01T10:00:00.000000+00:00")
+                .setKeyVersion("v1")
+                .setOutputHash("o")
+                .setSchemaHash("s")
+                .setRulesHash("r")
+                .setCorrelationId(null)
+                .setSignedJson("{\"verification_id\":\"id-" + i + "\"}")
+                .build();
+    }
+
+    /**
+     * Each instance indexes the entries from the published bundles, which grow under one key from
+     * checkpoint to checkpoint: every entry keeps the index of its place in the log, across bundles
+     * and partial bundles; test receipts never enter.
+     */
+    @Test
+    void everyEntryIsIndexedAtItsPlaceFromTheBundlesAlone() {
+        try (TopologyTestDriver driver = driver()) {
+            TestInputTopic<String, Receipt> in = driver.createInputTopic(
+                    "receipts",
+                    new StringSerializer(),
+                    (topic, r) -> serde.serializer().serialize(topic, r));
+            List<byte[]> entries = new ArrayList<>();
+            for (int i = 0; i < 700; i++) {
+                String agent = i % 7 == 3 ? "test-agent" : "agent-" + (i % 5);
+                in.pipeInput(agent, receipt(i, agent));
+                if (!agent.startsWith("test-")) {
+                    entries.add(LogRecords.entry(receipt(i, agent).getSignedJson()));
+                }
+                if (i % 150 == 149) {
+                    driver.advanceWallClockTime(Duration.ofSeconds(1)); // a checkpoint mid-bundle
+                }
+            }
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+            KeyValueStore<String, byte[]> log = driver.getKeyValueStore(TransparencyLogTopology.STORE);
+            for (int index = 0; index < entries.size(); index++) {
+                byte[] stored = log.get(LogRecords.index(entries.get(index)));
+                assertEquals(index, ByteBuffer.wrap(stored).getLong(), "entry " + index);
+            }
+            assertNull(log.get(
+                    LogRecords.index(LogRecords.entry(receipt(3, "test-agent").getSignedJson()))));
+
+            String note = new String(log.get(LogRecords.CHECKPOINT), StandardCharsets.UTF_8);
+            Checkpoint checkpoint = Checkpoint.open(note, NoteVerifier.parse(KEY.verifierKey()));
+            assertEquals(entries.size(), checkpoint.size());
+            assertArrayEquals(rootOf(entries), checkpoint.root());
+            assertEquals(
+                    entries.size() % TilePath.WIDTH,
+                    count(log.get(new TilePath(TilePath.ENTRIES, entries.size() / TilePath.WIDTH, 1).storeKey())));
+        }
+    }
+
+    /** RFC 6962's recursive definition of the root, independent of the tiles. */
+    private static byte[] rootOf(List<byte[]> entries) {
+        if (entries.size() == 1) {
+            return MerkleHashes.leaf(entries.get(0));
+        }
+        int split = Integer.highestOneBit(entries.size() - 1);
+        return MerkleHashes.node(rootOf(entries.subList(0, split)), rootOf(entries.subList(split, entries.size())));
+    }
+
+    private static int count(byte[] bundle) {
+        int n = 0;
+        for (int at = 0; at < bundle.length; n++) {
+            at += 2 + (((bundle[at] & 0xFF) << 8) | (bundle[at + 1] & 0xFF));
+        }
+        return n;
+    }
+}
