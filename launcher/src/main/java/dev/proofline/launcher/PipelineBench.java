@@ -175,7 +175,7 @@ public final class PipelineBench {
                             preloaded.rate(), preloaded.rate() / signs));
                     report.add(SubTopologyCost.line(node.streamsMetrics()));
                     report.add(run.cpuLine());
-                    report.add(bench.transparencyLogCost(node, bootstrap, dir, streamThreads));
+                    report.add(bench.transparencyLogCost(bootstrap, dir, streamThreads));
                 }
                 String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
@@ -497,30 +497,42 @@ public final class PipelineBench {
     private static final int LOG_COST_ROUNDS = 5;
 
     /**
-     * The transparency log's cost: pre-loaded runs on this node and on a second one, on its own
-     * topics, that runs no log, taken in turn ({@value #LOG_COST_ROUNDS} each, the one going first
-     * alternating) so that the machine's drift falls on both; the medians of the rates and of the
-     * CPU per receipt are compared.
+     * The transparency log's cost: two fresh nodes in the bench's broker, identical but for {@code
+     * tlog.enabled} (each on topics of its own, with Streams' default metrics, as deployed), take
+     * pre-loaded runs in turn ({@value #LOG_COST_ROUNDS} each, the one going first alternating) so
+     * that the machine's drift falls on both; the medians of the rates and of the CPU per receipt
+     * are compared.
      */
-    private String transparencyLogCost(ProoflineNode withLog, String bootstrap, Path dir, int streamThreads)
-            throws Exception {
-        SecondNode second =
+    private String transparencyLogCost(String bootstrap, Path dir, int streamThreads) throws Exception {
+        SecondNode withLogNode =
+                new SecondNode("bench-log-", bootstrap, dir, streamThreads, Map.of("tlog.enabled", "true"));
+        SecondNode noLogNode =
                 new SecondNode("bench-nolog-", bootstrap, dir, streamThreads, Map.of("tlog.enabled", "false"));
-        Topics topics = second.topics();
         double[] with = new double[LOG_COST_ROUNDS];
         double[] without = new double[LOG_COST_ROUNDS];
         double[] withCpu = new double[LOG_COST_ROUNDS];
         double[] withoutCpu = new double[LOG_COST_ROUNDS];
-        try (ProoflineNode noLog = second.start()) {
-            measure("pipeline, no log, warm-up", bootstrap, topics.input(), topics.receipts(), true, warmUpCount(), 0);
+        try (ProoflineNode withLog = withLogNode.start();
+                ProoflineNode noLog = noLogNode.start()) {
+            for (SecondNode node : List.of(withLogNode, noLogNode)) {
+                Topics topics = node.topics();
+                measure(
+                        node.prefix() + " warm-up",
+                        bootstrap,
+                        topics.input(),
+                        topics.receipts(),
+                        true,
+                        warmUpCount(),
+                        0);
+            }
             for (int round = 0; round < LOG_COST_ROUNDS; round++) {
                 boolean withFirst = round % 2 == 1;
                 if (withFirst) {
-                    record(preloaded(withLog, bootstrap, Topics.defaults()), with, withCpu, round);
+                    record(preloaded(withLog, bootstrap, withLogNode.topics()), with, withCpu, round);
                 }
-                record(preloaded(noLog, bootstrap, topics), without, withoutCpu, round);
+                record(preloaded(noLog, bootstrap, noLogNode.topics()), without, withoutCpu, round);
                 if (!withFirst) {
-                    record(preloaded(withLog, bootstrap, Topics.defaults()), with, withCpu, round);
+                    record(preloaded(withLog, bootstrap, withLogNode.topics()), with, withCpu, round);
                 }
             }
         }
@@ -568,10 +580,7 @@ public final class PipelineBench {
                     "application.id",
                     prefix + "app",
                     "streams.num.stream.threads",
-                    Integer.toString(streamThreads),
-                    // As the bench's own node records them: compared with it, it must pay the same.
-                    "streams.metrics.recording.level",
-                    "DEBUG"));
+                    Integer.toString(streamThreads)));
             settings.putAll(Map.of(
                     "topics.input", topics().input(),
                     "topics.receipts", topics().receipts(),

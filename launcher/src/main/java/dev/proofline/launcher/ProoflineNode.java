@@ -55,6 +55,7 @@ import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
 import dev.proofline.tlog.NoteKey;
+import dev.proofline.topology.EagerCommit;
 import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
 import dev.proofline.topology.VerificationTopology;
@@ -225,7 +226,8 @@ public final class ProoflineNode implements AutoCloseable {
                             receipts,
                             Clock.systemUTC(),
                             PipelineListener.both(metrics, progress),
-                            attribution),
+                            attribution,
+                            new EagerCommit(settings.eagerCommitAge())),
                     props);
             metrics.bind(streams);
             StreamThreadHealth threads = new StreamThreadHealth(streams, progress, metrics);

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param receiptCacheBytes  memory for the newest receipts, read back without the broker
  * @param budgetSteps        the most evaluation steps one request may take
  * @param formatAssertion    whether JSON Schema's format keyword fails values (true) or only annotates
+ * @param eagerCommitAge     a request verified this soon after it was written commits at once; zero: never
  * @param scoreHalfLife      how long until a receipt weighs half in the decayed score
  * @param retention          how long each topic Proofline creates keeps its records
  * @param connections        caps on live-feed and MCP connections
@@ -50,6 +51,7 @@ public record ProoflineSettings(
         long receiptCacheBytes,
         long budgetSteps,
         boolean formatAssertion,
+        Duration eagerCommitAge,
         Duration scoreHalfLife,
         TopicRetention retention,
         ConnectionLimits connections,
@@ -96,6 +98,7 @@ public record ProoflineSettings(
                 Settings.RECEIPTS_CACHE_MB.in(config) * 1024L * 1024L,
                 Settings.VERIFY_BUDGET_STEPS.in(config),
                 Settings.VERIFY_FORMAT_ASSERTION.in(config),
+                Duration.ofMillis(Settings.VERIFY_EAGER_COMMIT_MS.in(config)),
                 Duration.ofDays(Settings.SCORES_HALF_LIFE_DAYS.in(config)),
                 new TopicRetention(
                         Settings.INPUT_RETENTION_MS.in(config),

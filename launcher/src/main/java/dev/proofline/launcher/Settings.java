@@ -122,6 +122,14 @@ public final class Settings {
             true,
             "check the JSON Schema format keyword (date, email, uuid...) as an assertion; false keeps the"
                     + " specification's annotation-only default, where format never fails");
+    public static final Setting<Integer> VERIFY_EAGER_COMMIT_MS = Setting.integer(
+            "verify.eager.commit.ms",
+            50,
+            0,
+            60_000,
+            "a request verified within this many ms of being written commits at once, so its receipt (and a REST"
+                    + " answer) does not wait for streams.commit.interval.ms; older ones (a backlog) wait for the"
+                    + " interval; 0: never");
     public static final Setting<Long> RECEIPTS_RETENTION_MS = new Setting<>(
             "topics.receipts.retention.ms",
             Long::parseLong,
@@ -233,6 +241,7 @@ public final class Settings {
             VERIFY_TIMEOUT,
             VERIFY_BUDGET_STEPS,
             VERIFY_FORMAT_ASSERTION,
+            VERIFY_EAGER_COMMIT_MS,
             SCORES_HALF_LIFE_DAYS,
             REPLAY_MAX_RECORDS_PER_SECOND,
             TLOG_ENABLED,

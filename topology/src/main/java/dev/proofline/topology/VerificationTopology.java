@@ -34,7 +34,15 @@ public final class VerificationTopology {
             Serde<Receipt> receiptSerde,
             Clock clock,
             Attribution attribution) {
-        return addTo(new Topology(), topics, engine, receiptSerde, clock, PipelineListener.NONE, attribution);
+        return addTo(
+                new Topology(),
+                topics,
+                engine,
+                receiptSerde,
+                clock,
+                PipelineListener.NONE,
+                attribution,
+                EagerCommit.NEVER);
     }
 
     /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
@@ -46,12 +54,14 @@ public final class VerificationTopology {
             Serde<Receipt> receiptSerde,
             Clock clock,
             PipelineListener listener,
-            Attribution attribution) {
+            Attribution attribution,
+            EagerCommit eagerCommit) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();
         Serializer<Object> bytes = (Serializer<Object>) (Serializer<?>) new ByteArraySerializer();
         return topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
-                .addProcessor(VERIFY, new VerifyProcessorSupplier(engine, clock, listener, attribution), SOURCE)
+                .addProcessor(
+                        VERIFY, new VerifyProcessorSupplier(engine, clock, listener, attribution, eagerCommit), SOURCE)
                 .addSink(RECEIPTS_SINK, topics.receipts(), keys, receipts, VERIFY)
                 .addSink(DEAD_LETTER_SINK, topics.deadLetter(), bytes, bytes, VERIFY);
     }

@@ -30,13 +30,20 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     private final Clock clock;
     private final PipelineListener listener;
     private final Attribution attribution;
+    private final EagerCommit eagerCommit;
     private ProcessorContext<Object, Object> context;
 
-    VerifyProcessor(VerificationEngine engine, Clock clock, PipelineListener listener, Attribution attribution) {
+    VerifyProcessor(
+            VerificationEngine engine,
+            Clock clock,
+            PipelineListener listener,
+            Attribution attribution,
+            EagerCommit eagerCommit) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
         this.attribution = attribution;
+        this.eagerCommit = eagerCommit;
     }
 
     @Override
@@ -80,6 +87,9 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                     VerificationTopology.RECEIPTS_SINK);
         } finally {
             listener.finished(System.nanoTime() - started);
+            if (eagerCommit.due(request.timestamp(), clock.millis())) {
+                context.commit();
+            }
         }
     }
 

@@ -11,17 +11,23 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
     private final Clock clock;
     private final PipelineListener listener;
     private final Attribution attribution;
+    private final EagerCommit eagerCommit;
 
     VerifyProcessorSupplier(
-            VerificationEngine engine, Clock clock, PipelineListener listener, Attribution attribution) {
+            VerificationEngine engine,
+            Clock clock,
+            PipelineListener listener,
+            Attribution attribution,
+            EagerCommit eagerCommit) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
         this.attribution = attribution;
+        this.eagerCommit = eagerCommit;
     }
 
     @Override
     public Processor<byte[], byte[], Object, Object> get() {
-        return new VerifyProcessor(engine, clock, listener, attribution);
+        return new VerifyProcessor(engine, clock, listener, attribution, eagerCommit);
     }
 }
