@@ -184,6 +184,11 @@ public final class PipelineBench {
                             n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator);
                     bench.untilJitQuiet(
                             "REST warm-up", 8, round -> bench.http("REST warm-up " + round, 50, 2_000, verify));
+                    Figures lone = bench.http("REST POST /verify/schema, 1 client", 1, 300, verify);
+                    report.add(String.format(
+                            "REST POST /verify/schema, 1 client %,8.0f receipts/s  p50 %d ms, p99 %d ms  (a lone"
+                                    + " request's trip)",
+                            lone.rate(), lone.percentile(0.50), lone.percentile(0.99)));
                     CpuByThread restCpu = CpuByThread.start();
                     Figures rest = bench.http("REST POST /verify/schema", 50, Math.min(count, 5_000), verify);
                     report.add(String.format(
