@@ -38,7 +38,14 @@ class ReceiptPendingIT {
                 ProoflineNode node = TestNodes.start(
                         kafka.bootstrapServers(),
                         tmp,
-                        Map.of("verify.timeout.seconds", "1", "streams.commit.interval.ms", "4000"))) {
+                        // Commits only on the 4 s interval: never early, however fresh the request.
+                        Map.of(
+                                "verify.timeout.seconds",
+                                "1",
+                                "streams.commit.interval.ms",
+                                "4000",
+                                "verify.eager.commit.ms",
+                                "0"))) {
             HttpClient http = HttpClient.newHttpClient();
             HttpResponse<String> pending = http.send(
                     HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
@@ -81,6 +88,34 @@ class ReceiptPendingIT {
                     .forVersion(receipt.get("attestation").get("key_version").asString()));
             assertTrue(
                     verifier.verifySignature(receipt, AttestationContext.VERIFY).valid());
+        }
+    }
+
+    /**
+     * The same slow pipeline, now allowed to commit early (the default {@code verify.eager.commit.ms}):
+     * a fresh request asks for its commit at once, so its receipt is committed, and answered, well
+     * inside the 1 s the front door waits, though the interval alone would take 8 s.
+     */
+    @Test
+    void aFreshRequestIsCommittedAtOnceNotAtTheInterval() throws Exception {
+        try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
+                ProoflineNode node = TestNodes.start(
+                        kafka.bootstrapServers(),
+                        tmp,
+                        Map.of("verify.timeout.seconds", "1", "streams.commit.interval.ms", "8000"))) {
+            HttpClient http = HttpClient.newHttpClient();
+            for (int i = 0; i < 3; i++) {
+                HttpResponse<String> answered = http.send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        java.nio.file.Files.readString(Conformance.file("requests/invoice-final.json"))
+                                                .replace("test-seller-invoice-agent", "eager-seller")))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, answered.statusCode(), answered.body());
+                assertEquals(
+                        "pass", StrictJson.parse(answered.body()).get("result").asString());
+            }
         }
     }
 }

@@ -411,6 +411,7 @@ class X402IT {
         slow.put("application.id", "x402-slow");
         slow.put("verify.timeout.seconds", "1");
         slow.put("streams.commit.interval.ms", "8000"); // the receipt commits after the caller gave up
+        slow.put("verify.eager.commit.ms", "0"); // and never earlier
         try (ProoflineNode slowNode = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("slow"), slow)) {
             long payerBefore = stack.balance(payer());
             JsonNode unanswered = stack.run(
