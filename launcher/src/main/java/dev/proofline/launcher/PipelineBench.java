@@ -567,14 +567,14 @@ public final class PipelineBench {
 
     /** The median; sorts the array. */
     private static double median(double[] values) {
-        java.util.Arrays.sort(values);
+        Arrays.sort(values);
         return values[values.length / 2];
     }
 
     /** A second node in the bench's broker, on topics and an application id of its own, with some settings of its own. */
     private record SecondNode(String prefix, Map<String, String> settings, Path dir) {
         SecondNode(String kind, String bootstrap, Path dir, int streamThreads, Map<String, String> own) {
-            this(kind + UUID.randomUUID() + "-", new java.util.HashMap<>(own), dir);
+            this(kind + UUID.randomUUID() + "-", new HashMap<>(own), dir);
             settings.putAll(Map.of(
                     "bootstrap.servers",
                     bootstrap,

@@ -127,9 +127,9 @@ public final class Settings {
             50,
             0,
             60_000,
-            "a request verified within this many ms of being written commits at once, so its receipt (and a REST"
-                    + " answer) does not wait for streams.commit.interval.ms; older ones (a backlog) wait for the"
-                    + " interval; 0: never");
+            "a request whose verification starts within this many ms of its being written commits at once, so its"
+                    + " receipt (and a REST answer) does not wait for streams.commit.interval.ms; older ones (a"
+                    + " backlog) wait for the interval; 0: never");
     public static final Setting<Long> RECEIPTS_RETENTION_MS = new Setting<>(
             "topics.receipts.retention.ms",
             Long::parseLong,

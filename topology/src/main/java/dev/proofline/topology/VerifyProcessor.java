@@ -54,6 +54,8 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     @Override
     public void process(Record<byte[], byte[]> request) {
         long started = System.nanoTime();
+        // Judged on arrival: how long the request waited is the lag; its own verification time is not.
+        boolean commitAtOnce = eagerCommit.due(request.timestamp(), clock.millis());
         listener.started();
         try {
             RecordMetadata source = context.recordMetadata().orElseThrow();
@@ -87,7 +89,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                     VerificationTopology.RECEIPTS_SINK);
         } finally {
             listener.finished(System.nanoTime() - started);
-            if (eagerCommit.due(request.timestamp(), clock.millis())) {
+            if (commitAtOnce) {
                 context.commit();
             }
         }

@@ -11,6 +11,8 @@ import java.io.OutputStream;
 import java.util.EnumSet;
 import java.util.List;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP server every route group is mounted on (Javalin on Jetty), with the rules that hold for
@@ -20,7 +22,7 @@ import org.eclipse.jetty.ee10.servlet.FilterHolder;
  * wrong methods and requests Jetty cannot parse get the uniform error document too.
  */
 public final class HttpServer implements AutoCloseable {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HttpServer.class);
+    private static final Logger LOG = LoggerFactory.getLogger(HttpServer.class);
 
     /** Oversized bodies up to this size are read and dropped so the client can read the 413. */
     private static final long DRAINED_AT_MOST = 16L * 1024 * 1024;
@@ -76,12 +78,14 @@ public final class HttpServer implements AutoCloseable {
                     Responses.send(ctx, Answer.notReady());
                     return;
                 }
+                // The exception and where it was thrown, never its message: that may quote the request.
+                StackTraceElement[] at = e.getStackTrace();
                 LOG.warn(
-                        "{} {} failed: {}: {}",
+                        "{} {} failed: {} at {}",
                         ctx.method(),
                         ctx.path(),
                         e.getClass().getName(),
-                        e.getMessage());
+                        at.length > 0 ? at[0] : "unknown");
                 Responses.send(ctx, Answer.error(ErrorDocument.internalError()));
             });
             cfg.routes.error(404, ctx -> {
