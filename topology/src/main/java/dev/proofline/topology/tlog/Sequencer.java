@@ -3,9 +3,11 @@ package dev.proofline.topology.tlog;
 import dev.proofline.tlog.Checkpoint;
 import dev.proofline.tlog.LogAppender;
 import dev.proofline.tlog.LogRecords;
+import dev.proofline.tlog.MerkleHashes;
 import dev.proofline.tlog.NoteKey;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
@@ -17,10 +19,12 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The transparency log's sequencer: the one task that reads the single-partition entries topic,
- * gives each entry the next index, grows the tiles in its store and signs a checkpoint every
+ * The transparency log's sequencer: the one task that reads the single-partition entries topic
+ * (batches of entries, {@link EntryBatcher}), gives each entry the next index, grows the tiles in its store and signs a checkpoint every
  * {@code interval} or every {@code every} entries, whichever comes first. What it forwards (the
  * tiles and bundles a checkpoint needs, then the checkpoint; nothing per entry, the instances index
  * the entries from the bundles: {@link PublishedLogIndexer}) goes out in the same
@@ -30,6 +34,8 @@ import org.apache.kafka.streams.state.Stores;
 public final class Sequencer implements ProcessorSupplier<String, byte[], String, byte[]> {
     /** The sequencer's own state: the right edge of the tree, per {@link LogAppender}. */
     public static final String STORE = "tlog-sequencer";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
 
     private final NoteKey key;
     private final Duration interval;
@@ -67,11 +73,22 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
             context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::checkpointIfGrown);
         }
 
+        /** A batch of entries ({@link EntryBatcher}): their digests one after another. */
         @Override
-        public void process(Record<String, byte[]> entry) {
-            log.append(entry.value());
-            if (log.size() - log.checkpointed() >= every) {
-                checkpoint(entry.timestamp());
+        public void process(Record<String, byte[]> batch) {
+            byte[] entries = batch.value();
+            if (entries == null || entries.length % MerkleHashes.SIZE != 0) {
+                // Only our own batcher writes this internal topic; anything else is not an entry.
+                LOG.warn(
+                        "tlog: skipped a record of {} bytes on the entries topic, not a batch of digests",
+                        entries == null ? 0 : entries.length);
+                return;
+            }
+            for (int at = 0; at < entries.length; at += MerkleHashes.SIZE) {
+                log.append(Arrays.copyOfRange(entries, at, at + MerkleHashes.SIZE));
+                if (log.size() - log.checkpointed() >= every) {
+                    checkpoint(batch.timestamp());
+                }
             }
         }
 

@@ -1,12 +1,9 @@
 package dev.proofline.topology.tlog;
 
-import dev.proofline.contract.ScoredAgents;
 import dev.proofline.schemas.avro.Receipt;
-import dev.proofline.tlog.LogRecords;
 import dev.proofline.tlog.NoteKey;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
@@ -17,7 +14,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 /**
  * The transparency log of receipts ({@code docs/tlog.md}). Each receipt but {@code test-} ones
  * becomes an entry, the SHA-256 of its signed JSON exactly as {@code GET /receipts/{id}} returns it;
- * the entries are repartitioned onto one partition so one {@link Sequencer} gives them a total order;
+ * each receipts task gathers its entries into a batch ({@link EntryBatcher}) and the batches are
+ * repartitioned onto one partition, so one {@link Sequencer} gives the entries a total order;
  * what it publishes (tiles, bundles, checkpoints) lands on the compacted log topic, which every
  * instance reads into a global store ({@link PublishedLogIndexer}, which also indexes the entries)
  * and serves from.
@@ -27,10 +25,19 @@ public final class TransparencyLogTopology {
     public static final String STORE = "tlog";
     /** The sequencer's processor node. */
     public static final String SEQUENCER = "tlog-sequencer";
-    /** The single-partition repartition of entries; its source opens the sequencer's sub-topology. */
+    /** The processor gathering each receipts task's entries into batches for the sequencer. */
+    public static final String BATCHER = "tlog-batcher";
+    /** The single-partition repartition of entry batches; its source opens the sequencer's sub-topology. */
     public static final String ENTRIES = "tlog-entries";
 
+    /** Longest an entry waits for its batch: well under a checkpoint interval, so batching delays no checkpoint much. */
+    static final Duration MAX_BATCH_INTERVAL = Duration.ofMillis(100);
+
     private TransparencyLogTopology() {}
+
+    static Duration batchInterval(Duration checkpointInterval) {
+        return checkpointInterval.compareTo(MAX_BATCH_INTERVAL) < 0 ? checkpointInterval : MAX_BATCH_INTERVAL;
+    }
 
     public static void addTo(
             StreamsBuilder builder,
@@ -39,9 +46,7 @@ public final class TransparencyLogTopology {
             NoteKey key,
             Duration checkpointInterval,
             int checkpointEvery) {
-        receipts.filter((agent, receipt) -> receipt != null && !ScoredAgents.isTestAgent(receipt.getAgentId()))
-                // One partition, so the key routes nothing: an empty one keeps the repartition records small.
-                .map((agent, receipt) -> KeyValue.pair("", LogRecords.entry(receipt.getSignedJson())))
+        receipts.process(new EntryBatcher(batchInterval(checkpointInterval)), Named.as(BATCHER))
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
                         .withName(ENTRIES)
                         .withNumberOfPartitions(1))

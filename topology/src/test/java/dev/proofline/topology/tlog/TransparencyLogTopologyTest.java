@@ -19,7 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -84,7 +87,8 @@ class TransparencyLogTopologyTest {
                     driver.advanceWallClockTime(Duration.ofSeconds(1)); // a checkpoint mid-bundle
                 }
             }
-            driver.advanceWallClockTime(Duration.ofSeconds(1));
+            driver.advanceWallClockTime(Duration.ofMillis(100)); // the last batch
+            driver.advanceWallClockTime(Duration.ofSeconds(1)); // its checkpoint
 
             KeyValueStore<String, byte[]> log = driver.getKeyValueStore(TransparencyLogTopology.STORE);
             for (int index = 0; index < entries.size(); index++) {
@@ -101,6 +105,47 @@ class TransparencyLogTopologyTest {
             assertEquals(
                     entries.size() % TilePath.WIDTH,
                     count(log.get(new TilePath(TilePath.ENTRIES, entries.size() / TilePath.WIDTH, 1).storeKey())));
+        }
+    }
+
+    /**
+     * The sequencer reads a batch as digests one after another, so a lone digest (what the entries
+     * topic held before batching) is a batch of one; a record that is not whole digests is skipped,
+     * and what follows it is still appended.
+     */
+    @Test
+    void theSequencerAppendsBatchesAndSkipsWhatIsNotOne() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("entries", Consumed.with(Serdes.String(), Serdes.ByteArray()))
+                .process(new Sequencer(KEY, Duration.ofSeconds(1), 1024))
+                .to("log", org.apache.kafka.streams.kstream.Produced.with(Serdes.String(), Serdes.ByteArray()));
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "sequencer-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props)) {
+            TestInputTopic<String, byte[]> in =
+                    driver.createInputTopic("entries", new StringSerializer(), new ByteArraySerializer());
+            List<byte[]> entries = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                entries.add(LogRecords.entry("{\"n\":" + i + "}"));
+            }
+            in.pipeInput("", entries.get(0));
+            in.pipeInput("", new byte[33]);
+            in.pipeInput("", null);
+            byte[] batch = new byte[4 * MerkleHashes.SIZE];
+            for (int i = 1; i < 5; i++) {
+                System.arraycopy(entries.get(i), 0, batch, (i - 1) * MerkleHashes.SIZE, MerkleHashes.SIZE);
+            }
+            in.pipeInput("", batch);
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+            byte[] note = driver.createOutputTopic("log", new StringDeserializer(), new ByteArrayDeserializer())
+                    .readKeyValuesToMap()
+                    .get(LogRecords.CHECKPOINT);
+            Checkpoint checkpoint =
+                    Checkpoint.open(new String(note, StandardCharsets.UTF_8), NoteVerifier.parse(KEY.verifierKey()));
+            assertEquals(5, checkpoint.size());
+            assertArrayEquals(rootOf(entries), checkpoint.root());
         }
     }
 
