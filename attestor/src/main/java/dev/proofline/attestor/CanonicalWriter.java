@@ -154,26 +154,36 @@ public final class CanonicalWriter {
             raw((byte) '{', (byte) '}');
             return;
         }
-        @SuppressWarnings("unchecked")
-        Map.Entry<String, JsonNode>[] entries = node.properties().toArray(new Map.Entry[0]);
-        if (entries.length > 1 && canonicalOrder) {
-            Arrays.sort(entries, BY_KEY);
-        }
         raw((byte) '{');
-        for (int i = 0; i < entries.length; i++) {
-            if (i > 0) {
-                raw((byte) ',');
+        if (canonicalOrder && node.size() > 1) {
+            @SuppressWarnings("unchecked")
+            Map.Entry<String, JsonNode>[] entries = node.properties().toArray(new Map.Entry[0]);
+            Arrays.sort(entries, BY_KEY);
+            for (int i = 0; i < entries.length; i++) {
+                member(i > 0, entries[i]);
             }
-            String key = entries[i].getKey();
-            try {
-                string(key);
-                raw((byte) ':');
-                value(entries[i].getValue());
-            } catch (CanonicalJsonException e) {
-                throw e.within(key);
+        } else { // the tree's own order: no copy to sort
+            boolean more = false;
+            for (Map.Entry<String, JsonNode> entry : node.properties()) {
+                member(more, entry);
+                more = true;
             }
         }
         raw((byte) '}');
+    }
+
+    private void member(boolean afterAnother, Map.Entry<String, JsonNode> entry) {
+        if (afterAnother) {
+            raw((byte) ',');
+        }
+        String key = entry.getKey();
+        try {
+            string(key);
+            raw((byte) ':');
+            value(entry.getValue());
+        } catch (CanonicalJsonException e) {
+            throw e.within(key);
+        }
     }
 
     private void array(JsonNode node) {

@@ -36,4 +36,19 @@ class VerificationIdsTest {
         assertEquals(8, id.version());
         assertEquals(2, id.variant());
     }
+
+    /** The id is the HMAC's first 128 bits with the version and variant set, however many ids a thread made before. */
+    @Test
+    void theHmacOfThePlaceUnderTheKey() throws Exception {
+        byte[] key = "deployment A's id key".getBytes(StandardCharsets.UTF_8);
+        for (long offset = 0; offset < 50; offset++) {
+            javax.crypto.Mac fresh = javax.crypto.Mac.getInstance("HmacSHA256");
+            fresh.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            byte[] mac = fresh.doFinal(("proofline:agent-outputs/2/" + offset).getBytes(StandardCharsets.UTF_8));
+            mac[6] = (byte) ((mac[6] & 0x0f) | 0x80);
+            mac[8] = (byte) ((mac[8] & 0x3f) | 0x80);
+            java.nio.ByteBuffer bits = java.nio.ByteBuffer.wrap(mac);
+            assertEquals(new UUID(bits.getLong(), bits.getLong()), ids.of("agent-outputs", 2, offset));
+        }
+    }
 }
