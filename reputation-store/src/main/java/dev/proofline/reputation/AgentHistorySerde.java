@@ -2,7 +2,10 @@ package dev.proofline.reputation;
 
 import dev.proofline.attestor.StrictJson;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -25,16 +28,58 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
     /** Adds each timeline point's decayed score and the decayed counts. */
     private static final byte FORMAT_2 = 2;
 
+    /** Histories remembered per thread (about 5 KB of bytes and twice that in objects each, full). */
+    static final int REMEMBERED = 256;
+
+    /**
+     * The histories this thread wrote last, by agent id. Each counted receipt reads its agent's
+     * history back from the store soon after the previous receipt wrote it (and the store's cache
+     * flush reads it once more): when the bytes are the ones written, the history is the one
+     * written, and decoding it again is pure waste. Only writing remembers, so the threads that
+     * only read (queries) keep nothing; equal bytes are the only test, so a stale entry can never
+     * be returned.
+     */
+    private final ThreadLocal<Map<String, Written>> written =
+            ThreadLocal.withInitial(() -> new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Written> eldest) {
+                    return size() > REMEMBERED;
+                }
+            });
+
+    private record Written(byte[] bytes, AgentHistory history) {}
+
     @Override
     public Serializer<AgentHistory> serializer() {
-        return (topic, history) -> history == null ? null : toBytes(history);
+        return (topic, history) -> {
+            if (history == null) {
+                return null;
+            }
+            byte[] bytes = toBytes(history);
+            written.get().put(history.agentId(), new Written(bytes.clone(), history));
+            return bytes;
+        };
     }
 
     @Override
     public Deserializer<AgentHistory> deserializer() {
-        return (topic, bytes) -> bytes == null
-                ? null
-                : bytes.length > 0 && bytes[0] == '{' ? fromJson(StrictJson.parse(bytes)) : fromBytes(bytes);
+        return (topic, bytes) -> {
+            if (bytes == null) {
+                return null;
+            }
+            if (bytes.length > 0 && bytes[0] == '{') {
+                return fromJson(StrictJson.parse(bytes));
+            }
+            Written last = written.get().get(agentIdOf(bytes));
+            return last != null && Arrays.equals(last.bytes(), bytes) ? last.history() : fromBytes(bytes);
+        };
+    }
+
+    /** The agent id a binary history starts with, after its format byte. */
+    private static String agentIdOf(byte[] bytes) {
+        DataBytes.Reader in = new DataBytes.Reader(bytes);
+        in.readByte();
+        return in.readUTF();
     }
 
     static byte[] toBytes(AgentHistory h) {

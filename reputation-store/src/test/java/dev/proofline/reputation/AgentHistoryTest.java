@@ -91,6 +91,32 @@ class AgentHistoryTest {
                 () -> serde.deserializer().deserialize("t", java.util.Arrays.copyOf(stored, stored.length / 2)));
     }
 
+    /** A history written is read back without decoding, but only for its own bytes: never a newer or older one. */
+    @Test
+    void aRememberedHistoryIsReturnedOnlyForTheBytesItWasWrittenAs() throws Exception {
+        AgentHistorySerde serde = new AgentHistorySerde();
+        AgentHistory first = AgentHistory.empty("seller")
+                .with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), "pass"), 0, 1, HALF_LIFE);
+        AgentHistory second = first.with(receipt(2, Instant.parse("2026-11-29T10:00:09Z"), "fail"), 0, 2, HALF_LIFE);
+        byte[] firstBytes = serde.serializer().serialize("t", first);
+        byte[] secondBytes = serde.serializer().serialize("t", second);
+        assertTrue(second == serde.deserializer().deserialize("t", secondBytes), "the history written, not a copy");
+        assertEquals(first, serde.deserializer().deserialize("t", firstBytes));
+        secondBytes[secondBytes.length - 1] ^= 1; // the caller's array changed after it was written
+        assertEquals(
+                AgentHistorySerde.fromBytes(secondBytes), serde.deserializer().deserialize("t", secondBytes));
+        // A thread that never wrote decodes (query threads keep nothing).
+        AgentHistory[] read = new AgentHistory[1];
+        Thread reader = new Thread(() -> read[0] = serde.deserializer().deserialize("t", firstBytes));
+        reader.start();
+        reader.join();
+        assertEquals(first, read[0]);
+        for (int i = 0; i < AgentHistorySerde.REMEMBERED + 10; i++) {
+            serde.serializer().serialize("t", AgentHistory.empty("agent-" + i));
+        }
+        assertEquals(first, serde.deserializer().deserialize("t", firstBytes), "forgotten, then decoded");
+    }
+
     @Test
     void historiesStoredBeforeDecayedScoresReadWithoutThem() throws Exception {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
