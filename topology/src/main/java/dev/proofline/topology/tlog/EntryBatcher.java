@@ -34,6 +34,11 @@ public final class EntryBatcher implements ProcessorSupplier<String, Receipt, St
     public static final String STORE = "tlog-pending";
 
     private static final String PENDING = "pending";
+    /**
+     * A batch is handed on at once when it holds this many entries (128 KiB), whatever the time: a
+     * batch stays one small record even if punctuation runs late.
+     */
+    static final int MAX_ENTRIES = 4096;
 
     private final Duration interval;
 
@@ -79,16 +84,24 @@ public final class EntryBatcher implements ProcessorSupplier<String, Receipt, St
             }
             byte[] after = Arrays.copyOf(before, before.length + entry.length);
             System.arraycopy(entry, 0, after, before.length, entry.length);
-            pending.put(PENDING, after);
+            if (after.length >= MAX_ENTRIES * entry.length) {
+                handOn(after, record.timestamp());
+            } else {
+                pending.put(PENDING, after);
+            }
         }
 
         private void handOn(long now) {
             byte[] batch = pending.get(PENDING);
             if (batch != null) {
-                // One partition downstream, so the key routes nothing: an empty one keeps records small.
-                context.forward(new Record<>("", batch, now));
-                pending.delete(PENDING);
+                handOn(batch, now);
             }
+        }
+
+        private void handOn(byte[] batch, long timestamp) {
+            // One partition downstream, so the key routes nothing: an empty one keeps records small.
+            context.forward(new Record<>("", batch, timestamp));
+            pending.delete(PENDING);
         }
     }
 }

@@ -108,6 +108,31 @@ class TransparencyLogTopologyTest {
         }
     }
 
+    /** A full batch is handed on at once, without waiting for the wall clock. */
+    @Test
+    void aFullBatchIsHandedOnWithoutWaiting() {
+        try (TopologyTestDriver driver = driver()) {
+            TestInputTopic<String, Receipt> in = driver.createInputTopic(
+                    "receipts",
+                    new StringSerializer(),
+                    (topic, r) -> serde.serializer().serialize(topic, r));
+            for (int i = 0; i < EntryBatcher.MAX_ENTRIES + 10; i++) {
+                in.pipeInput("agent-1", receipt(i, "agent-1"));
+            }
+            KeyValueStore<String, byte[]> log = driver.getKeyValueStore(TransparencyLogTopology.STORE);
+            Checkpoint checkpoint = Checkpoint.open(
+                    new String(log.get(LogRecords.CHECKPOINT), StandardCharsets.UTF_8),
+                    NoteVerifier.parse(KEY.verifierKey()));
+            assertEquals(EntryBatcher.MAX_ENTRIES, checkpoint.size(), "one full batch, checkpointed at every 1,024");
+            driver.advanceWallClockTime(Duration.ofMillis(100));
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+            checkpoint = Checkpoint.open(
+                    new String(log.get(LogRecords.CHECKPOINT), StandardCharsets.UTF_8),
+                    NoteVerifier.parse(KEY.verifierKey()));
+            assertEquals(EntryBatcher.MAX_ENTRIES + 10, checkpoint.size());
+        }
+    }
+
     /**
      * The sequencer reads a batch as digests one after another, so a lone digest (what the entries
      * topic held before batching) is a batch of one; a record that is not whole digests is skipped,
