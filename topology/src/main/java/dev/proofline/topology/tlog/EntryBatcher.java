@@ -19,8 +19,8 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * Gathers a receipts task's log entries and hands them to the sequencer together, one record every
  * {@code interval} instead of one per receipt: the single sequencer task then handles a few records
- * a second rather than one per receipt, which is what kept the log from keeping up with the
- * verification tasks (issue 16's throughput goal).
+ * a second rather than one per receipt. One record per receipt was what held the log back: its one
+ * task, on one thread, finished after the verification tasks.
  *
  * <p>The entries waiting for the next batch live in a cached state store, not in memory: a commit
  * can fall between a receipt and the batch that carries its entry, and the store's changelog
