@@ -26,7 +26,7 @@ final class BenchCommand implements Command {
             phases = PipelineBench.Phase.parse(args.option("only", "passthrough,pipeline,preloaded,rest,reads"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(
-                    "--only takes a comma-separated list of passthrough, pipeline, preloaded, rest, reads, sizes");
+                    "--only takes a comma-separated list of passthrough, pipeline, preloaded, rest, reads, sizes, instances");
         }
         int agents = positiveInt(args.option("agents", "10000"), "--agents");
         PipelineBench.run(out, template, requests, threads, args.option("bootstrap-servers"), phases, agents);

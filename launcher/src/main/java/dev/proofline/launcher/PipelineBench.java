@@ -82,7 +82,8 @@ public final class PipelineBench {
         PRELOADED,
         REST,
         READS,
-        SIZES;
+        SIZES,
+        INSTANCES;
 
         public static Set<Phase> parse(String list) {
             Set<Phase> phases = EnumSet.noneOf(Phase.class);
@@ -204,6 +205,9 @@ public final class PipelineBench {
                         report.add(String.format(
                                 "REST verify (500 clients) / pipeline (Kafka) %6.2fx", many.rate() / flat.rate()));
                     }
+                }
+                if (phases.contains(Phase.INSTANCES)) {
+                    report.add(bench.instancesCurve(bootstrap, dir, streamThreads));
                 }
                 if (phases.contains(Phase.SIZES)) {
                     for (int bytes : new int[] {1_000, 10_000, 100_000, 1_000_000}) {
@@ -560,6 +564,54 @@ public final class PipelineBench {
                 100 * (median(withCpu) / median(withoutCpu) - 1));
     }
 
+    private static final int INSTANCE_ROUNDS = 3;
+
+    /**
+     * One instance against two of the same application (one consumer group, the partitions shared,
+     * one deployment key), in this JVM on this machine's cores, all sent at once: the first alone
+     * (after warm-up until the JIT is quiet), then with a second that has joined, then alone again
+     * once the second has left, so drift during the run falls on both sides; medians. Not
+     * pre-loaded: pausing a member that holds warm-up replicas crashes Kafka Streams 4.4's state
+     * updater (KAFKA-20731). On one machine this prices a second instance's coordination, not what a
+     * second machine would add.
+     */
+    private String instancesCurve(String bootstrap, Path dir, int streamThreads) throws Exception {
+        SecondNode first = new SecondNode("bench-pair-", bootstrap, dir, streamThreads, Map.of());
+        first.settings().put("keys.dir", dir.resolve("pair-keys").toString());
+        SecondNode second = first.member("b");
+        Topics topics = first.topics();
+        double[] one = new double[2 * INSTANCE_ROUNDS];
+        double[] two = new double[INSTANCE_ROUNDS];
+        try (ProoflineNode a = first.start()) {
+            untilJitQuiet(
+                    "one instance, warm-up",
+                    MAX_WARM_UP_ROUNDS,
+                    round -> pipelineRun("one instance, warm-up " + round, bootstrap, topics, warmUpCount()));
+            for (int round = 0; round < INSTANCE_ROUNDS; round++) {
+                one[round] = pipelineRun("one instance", bootstrap, topics, requests.length);
+            }
+            try (ProoflineNode b = second.start()) {
+                pipelineRun("two instances, settling", bootstrap, topics, warmUpCount());
+                for (int round = 0; round < INSTANCE_ROUNDS; round++) {
+                    two[round] = pipelineRun("two instances", bootstrap, topics, requests.length);
+                }
+            }
+            pipelineRun("one instance again, settling", bootstrap, topics, warmUpCount());
+            for (int round = INSTANCE_ROUNDS; round < 2 * INSTANCE_ROUNDS; round++) {
+                one[round] = pipelineRun("one instance again", bootstrap, topics, requests.length);
+            }
+        }
+        return String.format(
+                "instances, all sent at once: one %,.0f receipts/s (median of %d, before and after), two %,.0f"
+                        + " receipts/s (median of %d); two / one = %.2f",
+                median(one), one.length, median(two), two.length, median(two) / median(one));
+    }
+
+    private double pipelineRun(String name, String bootstrap, Topics topics, int count) throws Exception {
+        return measure(name, bootstrap, topics.input(), topics.receipts(), true, count, 0)
+                .rate();
+    }
+
     private static void record(Preloaded run, double[] rates, double[] cpu, int round) {
         rates[round] = run.figures().rate();
         cpu[round] = run.cpuMicrosPerReceipt();
@@ -591,6 +643,13 @@ public final class PipelineBench {
                     "topics.receipts", topics().receipts(),
                     "topics.dead.letter", topics().deadLetter(),
                     "topics.scores", topics().scores()));
+        }
+
+        /** Another instance of this node's application: same topics and settings, a data directory of its own. */
+        SecondNode member(String name) {
+            Map<String, String> own = new HashMap<>(settings);
+            own.put("data.dir", dir.resolve("node-" + prefix + name).toString());
+            return new SecondNode(prefix, own, dir);
         }
 
         Topics topics() {
