@@ -154,9 +154,13 @@ public final class PipelineBench {
                 }
                 if (phases.contains(Phase.PIPELINE)) {
                     TopicWrites writes = TopicWrites.start(admin);
+                    TransactionCount commits = TransactionCount.start(node::streamsMetrics);
+                    BrokerRequests requests = BrokerRequests.start();
                     flat = bench.measure(
                             "pipeline", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, count, 0);
                     Map<String, Long> written = writes.since();
+                    String transactions = commits.line("pipeline", flat.records(), flat.seconds());
+                    String brokerRequests = requests.line("pipeline", flat.records());
                     Figures paced = bench.paced(bootstrap, flat, Duration.ofSeconds(15));
                     report.add(String.format(
                             "pipeline, exactly-once          %,10.0f receipts/s  (all sent at once; p50 %d ms, p99 %d ms:"
@@ -166,6 +170,8 @@ public final class PipelineBench {
                             "pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms",
                             paced.rate(), paced.percentile(0.50), paced.percentile(0.99)));
                     report.add(WritesPerReceipt.line(written, flat.records()));
+                    report.add(transactions);
+                    report.add(brokerRequests);
                 }
                 if (phases.contains(Phase.PRELOADED)) {
                     Preloaded run = bench.preloaded(node, bootstrap, Topics.defaults());
@@ -184,18 +190,22 @@ public final class PipelineBench {
                     IntFunction<HttpRequest> verify =
                             n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator);
                     bench.untilJitQuiet(
-                            "REST warm-up", 8, round -> bench.http("REST warm-up " + round, 50, 2_000, verify));
+                            "REST warm-up", 30, round -> bench.http("REST warm-up " + round, 50, 2_000, verify));
                     Figures lone = bench.http("REST POST /verify/schema, 1 client", 1, 300, verify);
                     report.add(String.format(
                             "REST POST /verify/schema, 1 client %,8.0f receipts/s  p50 %d ms, p99 %d ms  (a lone"
                                     + " request's trip)",
                             lone.rate(), lone.percentile(0.50), lone.percentile(0.99)));
                     CpuByThread restCpu = CpuByThread.start();
+                    TransactionCount restCommits = TransactionCount.start(node::streamsMetrics);
+                    BrokerRequests restRequests = BrokerRequests.start();
                     Figures rest = bench.http("REST POST /verify/schema", 50, Math.min(count, 5_000), verify);
                     report.add(String.format(
                             "REST POST /verify/schema, 50 clients %,6.0f receipts/s  p50 %d ms, p99 %d ms",
                             rest.rate(), rest.percentile(0.50), rest.percentile(0.99)));
                     report.add(restCpu.line("REST receipt", rest.records()));
+                    report.add(restCommits.line("REST, 50 clients", rest.records(), rest.seconds()));
+                    report.add(restRequests.line("REST, 50 clients", rest.records()));
                     Figures many =
                             bench.http("REST POST /verify/schema, 500 clients", 500, Math.min(count, 10_000), verify);
                     report.add(String.format(

@@ -227,7 +227,7 @@ public final class ProoflineNode implements AutoCloseable {
                             Clock.systemUTC(),
                             PipelineListener.both(metrics, progress),
                             attribution,
-                            new EagerCommit(settings.eagerCommitAge())),
+                            new EagerCommit(settings.eagerCommitAge(), settings.eagerCommitGap())),
                     props);
             metrics.bind(streams);
             StreamThreadHealth threads = new StreamThreadHealth(streams, progress, metrics);
@@ -499,6 +499,13 @@ public final class ProoflineNode implements AutoCloseable {
         props.put(
                 StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 5 * settings.maxRequestBytes() + 131072);
+        if (!settings.eagerCommitAge().isZero() && !settings.eagerCommitGap().isZero()) {
+            // A request held by the gap is committed by a punctuator, which runs only when the stream
+            // thread's loop comes round: its poll must not block longer than the gap.
+            props.put(
+                    StreamsConfig.POLL_MS_CONFIG,
+                    Math.min(100L, settings.eagerCommitGap().toMillis()));
+        }
         props.putAll(settings.clientOverrides());
         props.putAll(settings.streamsOverrides());
         return props;

@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param budgetSteps        the most evaluation steps one request may take
  * @param formatAssertion    whether JSON Schema's format keyword fails values (true) or only annotates
  * @param eagerCommitAge     a request verified this soon after it was written commits at once; zero: never
+ * @param eagerCommitGap     the least time between two such commits of one stream thread
  * @param scoreHalfLife      how long until a receipt weighs half in the decayed score
  * @param retention          how long each topic Proofline creates keeps its records
  * @param connections        caps on live-feed and MCP connections
@@ -52,6 +53,7 @@ public record ProoflineSettings(
         long budgetSteps,
         boolean formatAssertion,
         Duration eagerCommitAge,
+        Duration eagerCommitGap,
         Duration scoreHalfLife,
         TopicRetention retention,
         ConnectionLimits connections,
@@ -99,6 +101,7 @@ public record ProoflineSettings(
                 Settings.VERIFY_BUDGET_STEPS.in(config),
                 Settings.VERIFY_FORMAT_ASSERTION.in(config),
                 Duration.ofMillis(Settings.VERIFY_EAGER_COMMIT_MS.in(config)),
+                Duration.ofMillis(Settings.VERIFY_EAGER_COMMIT_GAP_MS.in(config)),
                 Duration.ofDays(Settings.SCORES_HALF_LIFE_DAYS.in(config)),
                 new TopicRetention(
                         Settings.INPUT_RETENTION_MS.in(config),

@@ -130,6 +130,14 @@ public final class Settings {
             "a request whose verification starts within this many ms of its being written commits at once, so its"
                     + " receipt (and a REST answer) does not wait for streams.commit.interval.ms; older ones (a"
                     + " backlog) wait for the interval; 0: never");
+    public static final Setting<Integer> VERIFY_EAGER_COMMIT_GAP_MS = Setting.integer(
+            "verify.eager.commit.gap.ms",
+            25,
+            0,
+            10_000,
+            "the least time between two commits asked for by verify.eager.commit.ms on one stream thread when"
+                    + " requests arrive together: they wait out the gap and share one transaction (fewer, fuller"
+                    + " transactions under load); one caller at a time still commits at once; 0: no gap");
     public static final Setting<Long> RECEIPTS_RETENTION_MS = new Setting<>(
             "topics.receipts.retention.ms",
             Long::parseLong,
@@ -242,6 +250,7 @@ public final class Settings {
             VERIFY_BUDGET_STEPS,
             VERIFY_FORMAT_ASSERTION,
             VERIFY_EAGER_COMMIT_MS,
+            VERIFY_EAGER_COMMIT_GAP_MS,
             SCORES_HALF_LIFE_DAYS,
             REPLAY_MAX_RECORDS_PER_SECOND,
             TLOG_ENABLED,

@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.UUID;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -32,6 +33,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     private final Attribution attribution;
     private final EagerCommit eagerCommit;
     private ProcessorContext<Object, Object> context;
+    private boolean holdingCommit; // a request of this task waits for a commit the gap held back
 
     VerifyProcessor(
             VerificationEngine engine,
@@ -49,6 +51,14 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
+        if (eagerCommit.enabled() && !eagerCommit.minGap().isZero()) {
+            context.schedule(eagerCommit.minGap(), PunctuationType.WALL_CLOCK_TIME, now -> {
+                if (holdingCommit && eagerCommit.askHeld(clock.millis())) {
+                    holdingCommit = false;
+                    context.commit();
+                }
+            });
+        }
     }
 
     @Override
@@ -90,8 +100,16 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         } finally {
             listener.finished(System.nanoTime() - started);
             if (commitAtOnce) {
-                context.commit();
+                askForCommit(request.timestamp());
             }
+        }
+    }
+
+    /** Asks Streams to commit after this pass of its loop, or holds the ask while the thread's gap lasts. */
+    private void askForCommit(long writtenAt) {
+        holdingCommit = !eagerCommit.askNow(writtenAt, clock.millis());
+        if (!holdingCommit) {
+            context.commit();
         }
     }
 
