@@ -499,6 +499,12 @@ public final class ProoflineNode implements AutoCloseable {
         props.put(
                 StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 5 * settings.maxRequestBytes() + 131072);
+        // Right after a commit, the next transaction's first write can find the last one's markers
+        // still being written: the broker answers CONCURRENT_TRANSACTIONS and the producer retries
+        // after its backoff, 100 ms by default, which a caller waiting for its receipt saw as a
+        // p99 of 200 ms (the delay also made the request miss its early commit). The markers take
+        // a few ms; the backoff still grows to retry.backoff.max.ms for a lasting failure.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 10);
         if (!settings.eagerCommitAge().isZero() && !settings.eagerCommitGap().isZero()) {
             // A request held by the gap is committed by a punctuator, which runs only when the stream
             // thread's loop comes round: its poll must not block longer than the gap.
