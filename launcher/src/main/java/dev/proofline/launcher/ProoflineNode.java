@@ -262,7 +262,8 @@ public final class ProoflineNode implements AutoCloseable {
                     topics.input(),
                     settings.verifyTimeout(),
                     stamp,
-                    ids);
+                    ids,
+                    recentReceipts::answered);
             Admin healthAdmin = resources.add(Admin.create(client));
             InstanceCredential credential = new InstanceCredential(secret);
             Instances instances = new Instances(
@@ -298,7 +299,7 @@ public final class ProoflineNode implements AutoCloseable {
                     payments,
                     new ScoreRoutes(scoreQueries, histories, metering, publicUrl),
                     new AgentRoutes(new AgentDirectory(instances, rankings), histories, receiptLog),
-                    new ReceiptRoutes(new ReceiptIndex(instances), receiptLog, publishedLog),
+                    new ReceiptRoutes(new ReceiptIndex(instances, recentReceipts), receiptLog, publishedLog),
                     liveFeed,
                     new DashboardRoutes(),
                     new ApiDocsRoutes(),

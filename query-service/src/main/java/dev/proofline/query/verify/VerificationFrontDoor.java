@@ -45,6 +45,15 @@ public final class VerificationFrontDoor {
     private final Duration timeout;
     private final SubmitterStamp stamp;
     private final VerificationIds ids;
+    private final Answered answered;
+
+    /** Told of each receipt a caller is answered with: its verification id and where it is. */
+    @FunctionalInterface
+    public interface Answered {
+        Answered NOBODY = (verificationId, partition, offset) -> {};
+
+        void receipt(String verificationId, int partition, long offset);
+    }
 
     public VerificationFrontDoor(
             RequestParser parser,
@@ -54,7 +63,9 @@ public final class VerificationFrontDoor {
             String inputTopic,
             Duration timeout,
             SubmitterStamp stamp,
-            VerificationIds ids) {
+            VerificationIds ids,
+            Answered answered) {
+        this.answered = answered;
         this.stamp = stamp;
         this.ids = ids;
         this.parser = parser;
@@ -130,7 +141,9 @@ public final class VerificationFrontDoor {
     /** The signed receipt exactly as signed, or the dead letter's error document with its own status. */
     private Answer answer(CorrelatedReplies.Reply reply) {
         if (reply.isReceipt()) {
-            return Answer.ok(receipts.deserialize(reply.value()).getSignedJson());
+            Receipt receipt = receipts.deserialize(reply.value());
+            answered.receipt(receipt.getVerificationId(), reply.partition(), reply.offset());
+            return Answer.ok(receipt.getSignedJson());
         }
         String document = reply.text();
         JsonNode error = StrictJson.parse(document);

@@ -22,12 +22,23 @@ public final class ReceiptIndex {
     public static final String INTERNAL_PATH = "/internal/receipt-index/";
 
     private final Instances instances;
+    private final RecentReceipts recent;
 
     public ReceiptIndex(Instances instances) {
+        this(instances, new RecentReceipts(0));
+    }
+
+    /** With the receipts this instance just answered callers with, found before the index has them. */
+    public ReceiptIndex(Instances instances, RecentReceipts recent) {
         this.instances = instances;
+        this.recent = recent;
     }
 
     public Optional<ReceiptPosition> find(String verificationId) {
+        Optional<ReceiptPosition> answered = recent.answeredAt(verificationId);
+        if (answered.isPresent()) {
+            return answered;
+        }
         Instances.FanOut<Optional<ReceiptPosition>> answers = instances.askEvery(
                 ReputationTopology.RECEIPT_INDEX,
                 () -> findLocally(verificationId),

@@ -13,6 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * at a position never changes, so a hit needs no check. The oldest are dropped first. Fed by a reader
  * of committed records only, so nothing here was ever aborted.
  *
+ * <p>It also knows the verification ids of the receipts this instance just answered a REST or MCP
+ * caller with: such a caller may ask for the receipt by id at once, before the receipts index
+ * (built by Streams from the same committed record, a moment later) has it. An id is dropped with
+ * its receipt.
+ *
  * <p>Bounded by {@code maxBytes} of record values plus a small fixed overhead per entry.
  */
 public final class RecentReceipts {
@@ -21,6 +26,8 @@ public final class RecentReceipts {
 
     private final long maxBytes;
     private final Map<ReceiptPosition, byte[]> byPosition = new ConcurrentHashMap<>();
+    private final Map<String, ReceiptPosition> answeredById = new ConcurrentHashMap<>();
+    private final Map<ReceiptPosition, String> answeredIdAt = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<ReceiptPosition> oldestFirst = new ConcurrentLinkedQueue<>();
     private final AtomicLong bytes = new AtomicLong();
 
@@ -48,11 +55,36 @@ public final class RecentReceipts {
             if (dropped != null) {
                 bytes.addAndGet(-(dropped.length + OVERHEAD_BYTES));
             }
+            String id = answeredIdAt.remove(oldest);
+            if (id != null) {
+                answeredById.remove(id);
+            }
         }
     }
 
     public Optional<byte[]> find(ReceiptPosition position) {
         return Optional.ofNullable(byPosition.get(position));
+    }
+
+    /**
+     * Remembers that the receipt kept at this position, just answered to a caller, has this
+     * verification id; nothing if the receipt is not kept (the cache is off or already dropped it).
+     */
+    public void answered(String verificationId, int partition, long offset) {
+        ReceiptPosition position = new ReceiptPosition(partition, offset);
+        if (verificationId != null && byPosition.containsKey(position)) {
+            answeredIdAt.put(position, verificationId);
+            answeredById.put(verificationId, position);
+            if (!byPosition.containsKey(position)) { // dropped meanwhile: forget it again
+                answeredIdAt.remove(position);
+                answeredById.remove(verificationId);
+            }
+        }
+    }
+
+    /** Where the receipt with this verification id is, if this instance answered a caller with it lately. */
+    public Optional<ReceiptPosition> answeredAt(String verificationId) {
+        return Optional.ofNullable(answeredById.get(verificationId));
     }
 
     /** Bytes held now, overhead included. */
