@@ -134,13 +134,20 @@ public final class ReputationTopology {
             var metadata = context.recordMetadata();
             int partition = metadata.map(m -> m.partition()).orElse(-1);
             long offset = metadata.map(m -> m.offset()).orElse(-1L);
-            // A test- receipt goes back to its caller only: never listed, so never indexed either.
-            if (partition >= 0 && !ScoredAgents.isTestAgent(record.value().getAgentId())) {
+            if (partition >= 0 && indexes(record.value().getAgentId())) {
                 index.put(
                         record.value().getVerificationId(), new ReceiptPosition(partition, offset), record.timestamp());
             }
             context.forward(record.withValue(new PositionedReceipt(record.value(), partition, offset)));
         }
+    }
+
+    /**
+     * Whether the receipts index finds this agent's receipts by id. A test- receipt goes back to its
+     * caller only: never listed, so never indexed either.
+     */
+    public static boolean indexes(String agentId) {
+        return !ScoredAgents.isTestAgent(agentId);
     }
 
     static ScoreUpdate scoreUpdate(AgentHistory h) {

@@ -47,12 +47,12 @@ public final class VerificationFrontDoor {
     private final VerificationIds ids;
     private final Answered answered;
 
-    /** Told of each receipt a caller is answered with: its verification id and where it is. */
+    /** Told of each receipt a caller is answered with: its verification id, agent and where it is. */
     @FunctionalInterface
     public interface Answered {
-        Answered NOBODY = (verificationId, partition, offset) -> {};
+        Answered NOBODY = (verificationId, agentId, partition, offset) -> {};
 
-        void receipt(String verificationId, int partition, long offset);
+        void receipt(String verificationId, String agentId, int partition, long offset);
     }
 
     public VerificationFrontDoor(
@@ -142,7 +142,7 @@ public final class VerificationFrontDoor {
     private Answer answer(CorrelatedReplies.Reply reply) {
         if (reply.isReceipt()) {
             Receipt receipt = receipts.deserialize(reply.value());
-            answered.receipt(receipt.getVerificationId(), reply.partition(), reply.offset());
+            answered.receipt(receipt.getVerificationId(), receipt.getAgentId(), reply.partition(), reply.offset());
             return Answer.ok(receipt.getSignedJson());
         }
         String document = reply.text();

@@ -1,6 +1,7 @@
 package dev.proofline.reputation.query;
 
 import dev.proofline.reputation.ReceiptPosition;
+import dev.proofline.reputation.ReputationTopology;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,11 +69,12 @@ public final class RecentReceipts {
 
     /**
      * Remembers that the receipt kept at this position, just answered to a caller, has this
-     * verification id; nothing if the receipt is not kept (the cache is off or already dropped it).
+     * verification id; nothing if the receipt is not kept (the cache is off or already dropped it)
+     * or if the receipts index would not hold it either (a test- agent's).
      */
-    public void answered(String verificationId, int partition, long offset) {
+    public void answered(String verificationId, String agentId, int partition, long offset) {
         ReceiptPosition position = new ReceiptPosition(partition, offset);
-        if (verificationId != null && byPosition.containsKey(position)) {
+        if (verificationId != null && ReputationTopology.indexes(agentId) && byPosition.containsKey(position)) {
             answeredIdAt.put(position, verificationId);
             answeredById.put(verificationId, position);
             if (!byPosition.containsKey(position)) { // dropped meanwhile: forget it again

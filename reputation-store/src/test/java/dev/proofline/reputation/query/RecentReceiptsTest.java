@@ -40,13 +40,17 @@ class RecentReceiptsTest {
         int entry = 1000 + RecentReceipts.OVERHEAD_BYTES;
         RecentReceipts recent = new RecentReceipts(3L * entry);
         recent.add(1, 40, new byte[1000]);
-        recent.answered("id-40", 1, 40);
+        recent.answered("id-40", "agent-a", 1, 40);
         assertEquals(new ReceiptPosition(1, 40), recent.answeredAt("id-40").orElseThrow());
 
-        recent.answered("id-never-read", 2, 99); // not kept here: nothing to point at
+        recent.answered("id-never-read", "agent-a", 2, 99); // not kept here: nothing to point at
         assertTrue(recent.answeredAt("id-never-read").isEmpty());
 
-        for (long offset = 41; offset < 44; offset++) {
+        recent.add(1, 41, new byte[1000]);
+        recent.answered("id-41", "test-agent", 1, 41); // a test- receipt is never found by id
+        assertTrue(recent.answeredAt("id-41").isEmpty());
+
+        for (long offset = 42; offset < 45; offset++) {
             recent.add(1, offset, new byte[1000]);
         }
         assertTrue(recent.find(new ReceiptPosition(1, 40)).isEmpty(), "the receipt was dropped");
@@ -54,7 +58,7 @@ class RecentReceiptsTest {
 
         RecentReceipts off = new RecentReceipts(0);
         off.add(0, 1, new byte[] {1});
-        off.answered("id-1", 0, 1);
+        off.answered("id-1", "agent-a", 0, 1);
         assertTrue(off.answeredAt("id-1").isEmpty());
     }
 }
