@@ -50,8 +50,6 @@ public final class VerificationFrontDoor {
     /** Told of each receipt a caller is answered with: its verification id, agent and where it is. */
     @FunctionalInterface
     public interface Answered {
-        Answered NOBODY = (verificationId, agentId, partition, offset) -> {};
-
         void receipt(String verificationId, String agentId, int partition, long offset);
     }
 

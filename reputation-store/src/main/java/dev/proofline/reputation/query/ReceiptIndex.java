@@ -24,10 +24,6 @@ public final class ReceiptIndex {
     private final Instances instances;
     private final RecentReceipts recent;
 
-    public ReceiptIndex(Instances instances) {
-        this(instances, new RecentReceipts(0));
-    }
-
     /** With the receipts this instance just answered callers with, found before the index has them. */
     public ReceiptIndex(Instances instances, RecentReceipts recent) {
         this.instances = instances;
