@@ -48,6 +48,9 @@ public final class StrictJson {
      * from the byte pattern) and some malformed UTF-8, and a signed document must mean one thing.
      */
     public static JsonNode parse(byte[] json) {
+        if (isPlainAscii(json)) {
+            return parseBytes(json);
+        }
         String text;
         try {
             text = StandardCharsets.UTF_8
@@ -62,17 +65,43 @@ public final class StrictJson {
         return parseText(text);
     }
 
+    /**
+     * Bytes 1 to 127 only, as nearly every request is: valid UTF-8 whose every byte is its character,
+     * and without the zero bytes from which Jackson would guess UTF-16 or UTF-32. Such a document is
+     * parsed from its bytes, which skips decoding it to a string and Jackson's copying of that string
+     * (about a third of parsing a small request); anything else is decoded strictly first.
+     */
+    private static boolean isPlainAscii(byte[] json) {
+        for (byte b : json) {
+            if (b <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static JsonNode parseBytes(byte[] json) {
+        try {
+            return present(MAPPER.readTree(json));
+        } catch (JacksonException e) {
+            throw new CanonicalJsonException("", describe(e));
+        }
+    }
+
+    private static JsonNode present(JsonNode node) {
+        if (node == null || node.isMissingNode()) {
+            throw new CanonicalJsonException("", "empty document: expected a JSON value");
+        }
+        return node;
+    }
+
     public static JsonNode parse(String json) {
         return parseText(json);
     }
 
     private static JsonNode parseText(String json) {
         try {
-            JsonNode node = MAPPER.readTree(json);
-            if (node == null || node.isMissingNode()) {
-                throw new CanonicalJsonException("", "empty document: expected a JSON value");
-            }
-            return node;
+            return present(MAPPER.readTree(json));
         } catch (JacksonException e) {
             throw new CanonicalJsonException("", describe(e));
         }
