@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -66,7 +67,7 @@ class StrictJsonTest {
         assertEquals("not valid UTF-8", invalid.reason());
     }
 
-    private static String outcome(java.util.function.Supplier<JsonNode> parse) {
+    private static String outcome(Supplier<JsonNode> parse) {
         try {
             return "value " + parse.get();
         } catch (CanonicalJsonException e) {
