@@ -117,6 +117,35 @@ class CanonicalJsonTest {
         }
     }
 
+    /**
+     * Plain ASCII (0x20 to 0x7F, DEL included) is copied until the first character that needs care
+     * (an escape, or more than one UTF-8 byte): every length, and that character at every position.
+     */
+    @Test
+    void plainAsciiIsCopiedAsItIsAndOneCharacterNeedingCareAnywhereIsNot() {
+        Random random = new Random(8785);
+        String needCare = "\"\\\u0000\u001f\n\u0080\u00e9\u07ff\u0800\uffff";
+        for (int length = 0; length < 300; length++) {
+            char[] plain = new char[length];
+            for (int i = 0; i < length; i++) {
+                plain[i] = (char) (0x20 + random.nextInt(0x60)); // 0x20 to 0x7F
+            }
+            String value = new String(plain);
+            assertArrayEquals(
+                    expectedCanonical(value).getBytes(StandardCharsets.UTF_8),
+                    new CanonicalWriter(16).string(value).toByteArray());
+            for (int at = 0; at < length; at++) {
+                char[] withOne = plain.clone();
+                withOne[at] = needCare.charAt(random.nextInt(needCare.length()));
+                String mixed = new String(withOne);
+                assertArrayEquals(
+                        expectedCanonical(mixed).getBytes(StandardCharsets.UTF_8),
+                        new CanonicalWriter(16).string(mixed).toByteArray(),
+                        mixed);
+            }
+        }
+    }
+
     /** RFC 8785 section 3.2.2.2, written out character by character. */
     private static String expectedCanonical(String value) {
         StringBuilder out = new StringBuilder("\"");

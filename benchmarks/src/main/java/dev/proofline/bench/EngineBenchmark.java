@@ -112,6 +112,12 @@ public class EngineBenchmark {
         return signed;
     }
 
+    /** The RFC 8785 form of the receipt alone (part of stage 4): what signing walks before it signs. */
+    @Benchmark
+    public byte[] stage4aCanonicalReceipt() {
+        return CanonicalJson.toCanonicalBytes(unsignedReceipt);
+    }
+
     /** The baseline: Bouncy Castle Ed25519 over a message of the same size, nothing else. */
     @Benchmark
     public byte[] bareEd25519Sign() {

@@ -162,12 +162,10 @@ final class SchemaChecks {
                 return;
             }
             JsonNode schemaNode = event.getSchema().getSchemaNode();
-            if (instance.isObject()) {
+            if (instance.isObject() && (keyword.equals("properties") || keyword.equals("required"))) {
                 recordShape(event.getInstanceLocation().toString(), keyword, schemaNode, instance);
             }
-            JsonNode keywordValue = schemaNode == null ? null : schemaNode.get(keyword);
-            boolean falseSchema = keywordValue != null && keywordValue.isBoolean() && !keywordValue.booleanValue();
-            if (APPLICATORS.contains(keyword) && !falseSchema) {
+            if (APPLICATORS.contains(keyword) && !falseSchema(schemaNode, keyword)) {
                 return;
             }
             counted++;
@@ -176,10 +174,14 @@ final class SchemaChecks {
             }
         }
 
+        /** An applicator whose value is the schema {@code false} asserts: nothing passes it. */
+        private static boolean falseSchema(JsonNode schemaNode, String keyword) {
+            JsonNode keywordValue = schemaNode == null ? null : schemaNode.get(keyword);
+            return keywordValue != null && keywordValue.isBoolean() && !keywordValue.booleanValue();
+        }
+
+        /** What a {@code properties} or {@code required} keyword says about the object at {@code location}. */
         private void recordShape(String location, String keyword, JsonNode schemaNode, JsonNode instance) {
-            if (!keyword.equals("properties") && !keyword.equals("required")) {
-                return;
-            }
             ObjectShape shape = shapes.computeIfAbsent(location, l -> new ObjectShape());
             objects.putIfAbsent(location, instance);
             JsonNode value = schemaNode.get(keyword);
