@@ -2,6 +2,7 @@ package dev.proofline.launcher;
 
 import dev.proofline.attestor.SigningKey;
 import dev.proofline.contract.Topics;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +15,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -303,6 +306,18 @@ public final class PipelineBench {
             if (broker != null) {
                 broker.close();
             }
+            deleteTree(dir);
+        }
+    }
+
+    /**
+     * The run's broker logs and state stores: gigabytes after a long run, of no use once the figures
+     * are printed, and they filled a disk when every run left its own behind.
+     */
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
         }
     }
 
