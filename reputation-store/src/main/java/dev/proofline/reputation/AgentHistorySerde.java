@@ -47,7 +47,11 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
                 }
             });
 
-    private record Written(byte[] bytes, AgentHistory history) {}
+    /**
+     * A history as encoded: its bytes, and where each recent receipt and each timeline point starts
+     * in them (one more entry than there are items: where the last one ends).
+     */
+    private record Written(byte[] bytes, AgentHistory history, int[] recentAt, int[] pointAt) {}
 
     @Override
     public Serializer<AgentHistory> serializer() {
@@ -55,9 +59,10 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
             if (history == null) {
                 return null;
             }
-            byte[] bytes = toBytes(history);
-            written.get().put(history.agentId(), new Written(bytes.clone(), history));
-            return bytes;
+            Map<String, Written> memo = written.get();
+            Written encoded = encode(history, memo.get(history.agentId()));
+            memo.put(history.agentId(), encoded);
+            return encoded.bytes().clone(); // the memo's copy must not change with what the caller does
         };
     }
 
@@ -83,8 +88,22 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
     }
 
     static byte[] toBytes(AgentHistory h) {
-        DataBytes.Writer out = new DataBytes.Writer(
-                256 + 96 * h.recent().size() + 64 * h.timeline().size());
+        return encode(h, null).bytes();
+    }
+
+    /**
+     * Encodes a history, copying the bytes of each recent receipt and timeline point that
+     * {@code previous} (the same agent's last history this thread wrote, or null) already encoded.
+     * A counted receipt's new history shares all but one recent receipt and one or two points with
+     * the one before ({@link AgentHistory#with} keeps the very objects), and encoding those strings
+     * again was most of the cost of writing a history. An item's bytes depend only on the item, and
+     * the items are immutable, so the same object gives the same bytes: the result is byte for byte
+     * what encoding everything gives.
+     */
+    private static Written encode(AgentHistory h, Written previous) {
+        List<AgentHistory.RecentReceipt> recent = h.recent();
+        List<AgentHistory.ScorePoint> timeline = h.timeline();
+        DataBytes.Writer out = new DataBytes.Writer(256 + 96 * recent.size() + 64 * timeline.size());
         out.writeByte(FORMAT_2);
         out.writeUTF(h.agentId());
         out.writeLong(h.passed());
@@ -92,25 +111,61 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         writeNullable(out, h.firstVerifiedAt());
         writeNullable(out, h.lastVerifiedAt());
         writeNullable(out, h.lastResult());
-        out.writeShort(h.recent().size());
-        for (AgentHistory.RecentReceipt r : h.recent()) {
-            out.writeUTF(r.verificationId());
-            out.writeUTF(r.result());
-            out.writeUTF(r.verifiedAt());
-            out.writeInt(r.partition());
-            out.writeLong(r.offset());
+        out.writeShort(recent.size());
+        int[] recentAt = new int[recent.size() + 1];
+        int next = 0; // where in the previous history the next item most likely is
+        for (int i = 0; i < recent.size(); i++) {
+            AgentHistory.RecentReceipt r = recent.get(i);
+            recentAt[i] = out.size();
+            int was = previous == null ? -1 : sameItem(previous.history().recent(), r, next);
+            if (was >= 0) {
+                out.writeEncoded(previous.bytes(), previous.recentAt()[was], previous.recentAt()[was + 1]);
+                next = was + 1;
+            } else {
+                out.writeUTF(r.verificationId());
+                out.writeUTF(r.result());
+                out.writeUTF(r.verifiedAt());
+                out.writeInt(r.partition());
+                out.writeLong(r.offset());
+            }
         }
-        out.writeShort(h.timeline().size());
-        for (AgentHistory.ScorePoint p : h.timeline()) {
-            out.writeUTF(p.at());
-            out.writeLong(p.passed());
-            out.writeLong(p.failed());
-            out.writeDouble(p.decayedScore());
+        recentAt[recent.size()] = out.size();
+        out.writeShort(timeline.size());
+        int[] pointAt = new int[timeline.size() + 1];
+        next = 0;
+        for (int i = 0; i < timeline.size(); i++) {
+            AgentHistory.ScorePoint p = timeline.get(i);
+            pointAt[i] = out.size();
+            int was = previous == null ? -1 : sameItem(previous.history().timeline(), p, next);
+            if (was >= 0) {
+                out.writeEncoded(previous.bytes(), previous.pointAt()[was], previous.pointAt()[was + 1]);
+                next = was + 1;
+            } else {
+                out.writeUTF(p.at());
+                out.writeLong(p.passed());
+                out.writeLong(p.failed());
+                out.writeDouble(p.decayedScore());
+            }
         }
+        pointAt[timeline.size()] = out.size();
         out.writeLong(h.decayed().anchorMillis());
         out.writeDouble(h.decayed().passed());
         out.writeDouble(h.decayed().failed());
-        return out.toByteArray();
+        return new Written(out.toByteArray(), h, recentAt, pointAt);
+    }
+
+    /**
+     * Where {@code item} itself (not an equal copy) is in {@code before}, looking only where it
+     * would be after one receipt: at {@code next}, or one further on when the timeline was thinned;
+     * -1 if not there.
+     */
+    private static int sameItem(List<?> before, Object item, int next) {
+        for (int at = next; at < Math.min(next + 2, before.size()); at++) {
+            if (before.get(at) == item) {
+                return at;
+            }
+        }
+        return -1;
     }
 
     static AgentHistory fromBytes(byte[] bytes) {

@@ -97,6 +97,19 @@ final class DataBytes {
             return this;
         }
 
+        /** Appends bytes already encoded: a piece of what another writer wrote. */
+        Writer writeEncoded(byte[] bytes, int from, int to) {
+            ensure(to - from);
+            System.arraycopy(bytes, from, buffer, size, to - from);
+            size += to - from;
+            return this;
+        }
+
+        /** Bytes written so far: where the next piece will start. */
+        int size() {
+            return size;
+        }
+
         byte[] toByteArray() {
             return Arrays.copyOf(buffer, size);
         }

@@ -117,6 +117,78 @@ class AgentHistoryTest {
         assertEquals(first, serde.deserializer().deserialize("t", firstBytes), "forgotten, then decoded");
     }
 
+    /**
+     * Each history written reuses the bytes of the items its agent's previous one shared; the result
+     * must be exactly the documented format encoded from scratch, whatever the order of agents, the
+     * timeline's thinning, histories decoded afresh in between, or characters beyond ASCII.
+     */
+    @Test
+    void historiesWrittenOneAfterAnotherAreTheFormatEncodedFromScratch() throws Exception {
+        AgentHistorySerde serde = new AgentHistorySerde();
+        java.util.Random random = new java.util.Random(8785);
+        String[] agents = {"seller", "buyer-\u00e9", "carrier"};
+        java.util.Map<String, AgentHistory> histories = new java.util.HashMap<>();
+        Instant at = Instant.parse("2026-11-29T10:00:00.000Z");
+        for (int i = 0; i < 3_000; i++) {
+            String agent = agents[random.nextInt(agents.length)];
+            at = at.plusMillis(random.nextInt(3) == 0 ? 200 : 1_000 + random.nextInt(5_000));
+            Receipt receipt = TestReceipts.receipt(
+                    i,
+                    agent,
+                    random.nextBoolean() ? "pass" : "fail",
+                    at.toString().replace("Z", "") + "+00:00");
+            if (i % 97 == 0) {
+                receipt.setVerificationId("id-\u20ac-" + i); // three bytes in modified UTF-8
+            }
+            AgentHistory before = histories.getOrDefault(agent, AgentHistory.empty(agent));
+            if (i % 13 == 0) { // read back as the store would after a restart: new objects, equal values
+                before = AgentHistorySerde.fromBytes(AgentHistorySerde.toBytes(before));
+            }
+            AgentHistory after = before.with(receipt, i % 3, i, HALF_LIFE);
+            histories.put(agent, after);
+            byte[] written = serde.serializer().serialize("t", after);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(fromScratch(after), written, "receipt " + i);
+            assertEquals(after, AgentHistorySerde.fromBytes(written));
+        }
+        assertTrue(histories.get("seller").total() > 900, "long enough to thin the timeline several times");
+    }
+
+    /** The format as {@link java.io.DataOutputStream} writes it, field by field. */
+    private static byte[] fromScratch(AgentHistory h) throws java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            out.writeByte(2);
+            out.writeUTF(h.agentId());
+            out.writeLong(h.passed());
+            out.writeLong(h.failed());
+            for (String text : new String[] {h.firstVerifiedAt(), h.lastVerifiedAt(), h.lastResult()}) {
+                out.writeBoolean(text != null);
+                if (text != null) {
+                    out.writeUTF(text);
+                }
+            }
+            out.writeShort(h.recent().size());
+            for (AgentHistory.RecentReceipt r : h.recent()) {
+                out.writeUTF(r.verificationId());
+                out.writeUTF(r.result());
+                out.writeUTF(r.verifiedAt());
+                out.writeInt(r.partition());
+                out.writeLong(r.offset());
+            }
+            out.writeShort(h.timeline().size());
+            for (AgentHistory.ScorePoint p : h.timeline()) {
+                out.writeUTF(p.at());
+                out.writeLong(p.passed());
+                out.writeLong(p.failed());
+                out.writeDouble(p.decayedScore());
+            }
+            out.writeLong(h.decayed().anchorMillis());
+            out.writeDouble(h.decayed().passed());
+            out.writeDouble(h.decayed().failed());
+        }
+        return bytes.toByteArray();
+    }
+
     @Test
     void historiesStoredBeforeDecayedScoresReadWithoutThem() throws Exception {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
