@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -52,6 +53,9 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
      * in them (one more entry than there are items: where the last one ends).
      */
     private record Written(byte[] bytes, AgentHistory history, int[] recentAt, int[] pointAt) {}
+
+    /** No history written before: nothing to copy from. */
+    private static final Written NOTHING = new Written(new byte[0], AgentHistory.empty(""), new int[1], new int[1]);
 
     @Override
     public Serializer<AgentHistory> serializer() {
@@ -111,47 +115,60 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         writeNullable(out, h.firstVerifiedAt());
         writeNullable(out, h.lastVerifiedAt());
         writeNullable(out, h.lastResult());
+        Written before = previous == null ? NOTHING : previous;
         out.writeShort(recent.size());
-        int[] recentAt = new int[recent.size() + 1];
-        int next = 0; // where in the previous history the next item most likely is
-        for (int i = 0; i < recent.size(); i++) {
-            AgentHistory.RecentReceipt r = recent.get(i);
-            recentAt[i] = out.size();
-            int was = previous == null ? -1 : sameItem(previous.history().recent(), r, next);
-            if (was >= 0) {
-                out.writeEncoded(previous.bytes(), previous.recentAt()[was], previous.recentAt()[was + 1]);
-                next = was + 1;
-            } else {
-                out.writeUTF(r.verificationId());
-                out.writeUTF(r.result());
-                out.writeUTF(r.verifiedAt());
-                out.writeInt(r.partition());
-                out.writeLong(r.offset());
-            }
-        }
-        recentAt[recent.size()] = out.size();
+        int[] recentAt = writeItems(
+                out, recent, before.history().recent(), before.recentAt(), before.bytes(), AgentHistorySerde::write);
         out.writeShort(timeline.size());
-        int[] pointAt = new int[timeline.size() + 1];
-        next = 0;
-        for (int i = 0; i < timeline.size(); i++) {
-            AgentHistory.ScorePoint p = timeline.get(i);
-            pointAt[i] = out.size();
-            int was = previous == null ? -1 : sameItem(previous.history().timeline(), p, next);
-            if (was >= 0) {
-                out.writeEncoded(previous.bytes(), previous.pointAt()[was], previous.pointAt()[was + 1]);
-                next = was + 1;
-            } else {
-                out.writeUTF(p.at());
-                out.writeLong(p.passed());
-                out.writeLong(p.failed());
-                out.writeDouble(p.decayedScore());
-            }
-        }
-        pointAt[timeline.size()] = out.size();
+        int[] pointAt = writeItems(
+                out, timeline, before.history().timeline(), before.pointAt(), before.bytes(), AgentHistorySerde::write);
         out.writeLong(h.decayed().anchorMillis());
         out.writeDouble(h.decayed().passed());
         out.writeDouble(h.decayed().failed());
         return new Written(out.toByteArray(), h, recentAt, pointAt);
+    }
+
+    private static void write(DataBytes.Writer out, AgentHistory.RecentReceipt r) {
+        out.writeUTF(r.verificationId());
+        out.writeUTF(r.result());
+        out.writeUTF(r.verifiedAt());
+        out.writeInt(r.partition());
+        out.writeLong(r.offset());
+    }
+
+    private static void write(DataBytes.Writer out, AgentHistory.ScorePoint p) {
+        out.writeUTF(p.at());
+        out.writeLong(p.passed());
+        out.writeLong(p.failed());
+        out.writeDouble(p.decayedScore());
+    }
+
+    /**
+     * Writes {@code items}, copying the bytes of each that {@code before} holds (the very object)
+     * from where {@code beforeAt} says it was written in {@code beforeBytes}; returns where each item
+     * starts, and where the last one ends.
+     */
+    private static <T> int[] writeItems(
+            DataBytes.Writer out,
+            List<T> items,
+            List<T> before,
+            int[] beforeAt,
+            byte[] beforeBytes,
+            BiConsumer<DataBytes.Writer, T> encode) {
+        int[] at = new int[items.size() + 1];
+        int next = 0; // where in the previous history the next item most likely is
+        for (int i = 0; i < items.size(); i++) {
+            at[i] = out.size();
+            int was = sameItem(before, items.get(i), next);
+            if (was >= 0) {
+                out.writeEncoded(beforeBytes, beforeAt[was], beforeAt[was + 1]);
+                next = was + 1;
+            } else {
+                encode.accept(out, items.get(i));
+            }
+        }
+        at[items.size()] = out.size();
+        return at;
     }
 
     /**
