@@ -64,7 +64,7 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
                 return null;
             }
             Map<String, Written> memo = written.get();
-            Written encoded = encode(history, memo.get(history.agentId()));
+            Written encoded = encode(history, memo.getOrDefault(history.agentId(), NOTHING));
             memo.put(history.agentId(), encoded);
             return encoded.bytes().clone(); // the memo's copy must not change with what the caller does
         };
@@ -92,19 +92,19 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
     }
 
     static byte[] toBytes(AgentHistory h) {
-        return encode(h, null).bytes();
+        return encode(h, NOTHING).bytes();
     }
 
     /**
      * Encodes a history, copying the bytes of each recent receipt and timeline point that
-     * {@code previous} (the same agent's last history this thread wrote, or null) already encoded.
-     * A counted receipt's new history shares all but one recent receipt and one or two points with
+     * {@code before} (the same agent's last history this thread wrote, or {@link #NOTHING}) already
+     * encoded. A counted receipt's new history shares all but one recent receipt and one or two points with
      * the one before ({@link AgentHistory#with} keeps the very objects), and encoding those strings
      * again was most of the cost of writing a history. An item's bytes depend only on the item, and
      * the items are immutable, so the same object gives the same bytes: the result is byte for byte
      * what encoding everything gives.
      */
-    private static Written encode(AgentHistory h, Written previous) {
+    private static Written encode(AgentHistory h, Written before) {
         List<AgentHistory.RecentReceipt> recent = h.recent();
         List<AgentHistory.ScorePoint> timeline = h.timeline();
         DataBytes.Writer out = new DataBytes.Writer(256 + 96 * recent.size() + 64 * timeline.size());
@@ -115,7 +115,6 @@ public final class AgentHistorySerde implements Serde<AgentHistory> {
         writeNullable(out, h.firstVerifiedAt());
         writeNullable(out, h.lastVerifiedAt());
         writeNullable(out, h.lastResult());
-        Written before = previous == null ? NOTHING : previous;
         out.writeShort(recent.size());
         int[] recentAt = writeItems(
                 out, recent, before.history().recent(), before.recentAt(), before.bytes(), AgentHistorySerde::write);
