@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
@@ -38,7 +38,7 @@ public final class VerificationFrontDoor {
     private static final Logger LOG = LoggerFactory.getLogger(VerificationFrontDoor.class);
 
     private final RequestParser parser;
-    private final KafkaProducer<String, byte[]> producer;
+    private final Producer<String, byte[]> producer;
     private final CorrelatedReplies replies;
     private final AvroSerde<Receipt> receipts;
     private final String inputTopic;
@@ -55,7 +55,7 @@ public final class VerificationFrontDoor {
 
     public VerificationFrontDoor(
             RequestParser parser,
-            KafkaProducer<String, byte[]> producer,
+            Producer<String, byte[]> producer,
             CorrelatedReplies replies,
             AvroSerde<Receipt> receipts,
             String inputTopic,
@@ -108,32 +108,52 @@ public final class VerificationFrontDoor {
                         ((ParseOutcome.Valid) outcome).request().agentId()));
     }
 
+    /**
+     * One wait, not two: the caller waits for its receipt alone. A write Kafka refuses ends that wait
+     * at once (the send's callback fails the reply); where the request was written is needed only if
+     * the receipt is late, for the {@code receipt_pending} id. The whole wait is bounded by the timeout.
+     */
     private Answer publishAndAwait(byte[] body, Submitter submitter, String agentId) throws InterruptedException {
         String correlationId = UUID.randomUUID().toString();
         CompletableFuture<CorrelatedReplies.Reply> reply = replies.expect(correlationId);
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(inputTopic, agentId, body);
         record.headers().add(Headers.CORRELATION_ID, correlationId.getBytes(StandardCharsets.UTF_8));
         stamp.stamp(record.headers(), submitter, body);
-        RecordMetadata written;
+        CompletableFuture<RecordMetadata> written = new CompletableFuture<>();
         try {
-            written = producer.send(record).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException | KafkaException e) {
-            replies.forget(correlationId);
-            LOG.warn(
-                    "a REST/MCP request was not published: {}",
-                    e.getCause() != null ? e.getCause().toString() : e.toString());
-            return Answer.error(ErrorDocument.brokerUnavailable());
+            producer.send(record, (metadata, failure) -> {
+                if (failure != null) {
+                    written.completeExceptionally(failure);
+                    reply.completeExceptionally(failure);
+                } else {
+                    written.complete(metadata);
+                }
+            });
+        } catch (KafkaException e) {
+            return notPublished(correlationId, e.toString());
         }
         try {
             return answer(reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
         } catch (ExecutionException e) {
-            throw new IllegalStateException("a reply future never fails", e);
+            return notPublished(correlationId, e.getCause().toString());
         } catch (TimeoutException e) {
             replies.forget(correlationId);
-            String id = ids.of(written.topic(), written.partition(), written.offset())
-                    .toString();
+            if (!written.isDone() || written.isCompletedExceptionally()) {
+                return notPublished(
+                        correlationId,
+                        written.isDone() ? "refused" : "no acknowledgement in " + timeout.toSeconds() + " s");
+            }
+            RecordMetadata at = written.join();
+            String id = ids.of(at.topic(), at.partition(), at.offset()).toString();
             return Answer.error(ErrorDocument.receiptPending(id));
         }
+    }
+
+    /** Kafka did not take the request in time, or refused it: 503, and nobody waits for a receipt. */
+    private Answer notPublished(String correlationId, String why) {
+        replies.forget(correlationId);
+        LOG.warn("a REST/MCP request was not published: {}", why);
+        return Answer.error(ErrorDocument.brokerUnavailable());
     }
 
     /** The signed receipt exactly as signed, or the dead letter's error document with its own status. */

@@ -1,0 +1,156 @@
+package dev.proofline.query.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import dev.proofline.access.Submitter;
+import dev.proofline.access.SubmitterStamp;
+import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.DeploymentSecret;
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.SigningKey;
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.Headers;
+import dev.proofline.contract.Topics;
+import dev.proofline.engine.EngineSettings;
+import dev.proofline.engine.VerificationEngine;
+import dev.proofline.query.Answer;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.CorrelatedReplies;
+import dev.proofline.schemas.InMemorySchemaRegistry;
+import dev.proofline.schemas.VerificationIds;
+import dev.proofline.schemas.avro.Receipt;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The front door's one wait, against Kafka's own {@link MockProducer} and {@link MockConsumer}: a
+ * write Kafka refuses ends the caller's wait at once, a written request whose receipt is late is
+ * {@code receipt_pending} with the id of where it was written, and a dead letter answers its caller.
+ */
+class VerificationFrontDoorTest {
+    private static final Topics TOPICS = Topics.defaults();
+    private static final TopicPartition RECEIPTS = new TopicPartition(TOPICS.receipts(), 0);
+    private static final TopicPartition DEAD_LETTERS = new TopicPartition(TOPICS.deadLetter(), 0);
+    private static final byte[] ID_KEY = "front-door-test-verification-ids".getBytes(StandardCharsets.UTF_8);
+
+    private final MockProducer<String, byte[]> producer =
+            new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
+    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("latest");
+    private CorrelatedReplies replies;
+
+    @AfterEach
+    void close() throws InterruptedException {
+        if (replies != null) {
+            replies.close();
+        }
+    }
+
+    private VerificationFrontDoor frontDoor(Duration timeout) {
+        consumer.updateEndOffsets(Map.of(RECEIPTS, 0L, DEAD_LETTERS, 0L));
+        consumer.schedulePollTask(() -> consumer.rebalance(List.of(RECEIPTS, DEAD_LETTERS)));
+        replies = new CorrelatedReplies(consumer, TOPICS, true, reply -> {}, "test-replies");
+        VerificationEngine engine = new VerificationEngine(
+                EngineSettings.defaults(),
+                new Attestor(KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()))));
+        return new VerificationFrontDoor(
+                engine.parser(),
+                producer,
+                replies,
+                new AvroSerde<Receipt>(new InMemorySchemaRegistry(), Receipt.getClassSchema()),
+                TOPICS.input(),
+                timeout,
+                new SubmitterStamp(DeploymentSecret.of(new byte[32])),
+                new VerificationIds(ID_KEY),
+                (verificationId, agentId, partition, offset) -> {});
+    }
+
+    private static byte[] validRequest() throws Exception {
+        return Files.readAllBytes(Conformance.file("requests/invoice-final.json"));
+    }
+
+    /** Calls {@code verify} on another thread, returning once the request reached the producer. */
+    private CompletableFuture<Answer> verifyInBackground(VerificationFrontDoor door) throws Exception {
+        byte[] body = validRequest();
+        CompletableFuture<Answer> answer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return door.verify(body, Submitter.address("127.0.0.1"));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (producer.history().isEmpty()) {
+            Thread.sleep(5);
+        }
+        return answer;
+    }
+
+    private static String correlationId(ProducerRecord<String, byte[]> sent) {
+        return new String(sent.headers().lastHeader(Headers.CORRELATION_ID).value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aWriteKafkaRefusesEndsTheWaitAtOnceWith503() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        CompletableFuture<Answer> pending = verifyInBackground(door);
+        producer.errorNext(new NotEnoughReplicasException("not enough replicas"));
+        // A liveness bound, not a speed figure: before, the caller waited out the whole timeout.
+        Answer answer = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> pending.get());
+        assertEquals(503, answer.status(), answer.json());
+        assertEquals(
+                "broker_unavailable",
+                StrictJson.parse(answer.json()).get("code").asString());
+        assertEquals(0, replies.waitingCount(), "nobody is left waiting for a receipt");
+    }
+
+    @Test
+    void aWrittenRequestWhoseReceiptIsLateIsPendingUnderTheIdOfWhereItWasWritten() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofSeconds(1));
+        CompletableFuture<Answer> pending = verifyInBackground(door);
+        producer.completeNext();
+        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(504, answer.status(), answer.json());
+        JsonNode error = StrictJson.parse(answer.json());
+        assertEquals("receipt_pending", error.get("code").asString());
+        String expectedId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 0).toString();
+        assertEquals(true, answer.json().contains(expectedId), answer.json());
+        assertEquals(0, replies.waitingCount());
+    }
+
+    @Test
+    void aDeadLetterForTheRequestIsItsAnswer() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        CompletableFuture<Answer> pending = verifyInBackground(door);
+        producer.completeNext();
+        String document = "{\"code\":\"schema_unavailable\",\"status\":422}";
+        ConsumerRecord<byte[], byte[]> deadLetter =
+                new ConsumerRecord<>(DEAD_LETTERS.topic(), 0, 0, null, document.getBytes(StandardCharsets.UTF_8));
+        deadLetter
+                .headers()
+                .add(
+                        Headers.CORRELATION_ID,
+                        correlationId(producer.history().get(0)).getBytes(StandardCharsets.UTF_8));
+        consumer.schedulePollTask(() -> consumer.addRecord(deadLetter));
+        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(422, answer.status());
+        assertEquals(document, answer.json());
+    }
+}
