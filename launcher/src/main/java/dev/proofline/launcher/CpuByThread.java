@@ -21,12 +21,14 @@ final class CpuByThread {
     private final long processBefore;
     private final long gcMillisBefore;
     private final long jitMillisBefore;
+    private final GcPauses pauses;
 
     private CpuByThread() {
         this.before = snapshot();
         this.processBefore = processCpuNanos();
         this.gcMillisBefore = gcMillis();
         this.jitMillisBefore = jitMillis();
+        this.pauses = GcPauses.start();
     }
 
     static CpuByThread start() {
@@ -57,9 +59,10 @@ final class CpuByThread {
                 .forEach(kind ->
                         line.append(String.format("%s %.0f%%, ", kind.getKey(), 100.0 * kind.getValue() / total)));
         return line.append(String.format(
-                        "GC, JIT and other %.0f%%; GC pauses %,d ms, JIT compiling %,d ms)",
+                        "GC, JIT and other %.0f%%; GC pauses %,d ms, the longest %,d ms; JIT compiling %,d ms)",
                         100.0 * (process - threadsTotal) / total,
                         gcMillis() - gcMillisBefore,
+                        pauses.stopAndGetLongestMillis(),
                         jitMillis() - jitMillisBefore))
                 .toString();
     }
