@@ -42,9 +42,10 @@ import tools.jackson.databind.node.ObjectNode;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
+// The JVM the `proofline` script starts: 1 GiB, the parallel collector.
 @Fork(
         value = 1,
-        jvmArgs = {"-Xmx1g"})
+        jvmArgs = {"-Xmx1g", "-XX:+UseParallelGC"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Threads(1)
