@@ -2,6 +2,7 @@ package dev.proofline.query.verify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.access.Submitter;
 import dev.proofline.access.SubmitterStamp;
@@ -112,7 +113,7 @@ class VerificationFrontDoorTest {
         VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
         CompletableFuture<Answer> pending = verifyInBackground(door);
         producer.errorNext(new NotEnoughReplicasException("not enough replicas"));
-        // A liveness bound, not a speed figure: before, the caller waited out the whole timeout.
+        // A liveness bound, not a speed figure: a refused write must not leave the caller waiting out its timeout.
         Answer answer = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> pending.get());
         assertEquals(503, answer.status(), answer.json());
         assertEquals(
@@ -131,7 +132,7 @@ class VerificationFrontDoorTest {
         JsonNode error = StrictJson.parse(answer.json());
         assertEquals("receipt_pending", error.get("code").asString());
         String expectedId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 0).toString();
-        assertEquals(true, answer.json().contains(expectedId), answer.json());
+        assertTrue(answer.json().contains(expectedId), answer.json());
         assertEquals(0, replies.waitingCount());
     }
 
