@@ -213,10 +213,19 @@ public record ErrorDocument(
     }
 
     public ObjectNode toJson() {
+        return toJson(code.status());
+    }
+
+    /**
+     * The document as answered with an HTTP status the server chose, not the code's: a request
+     * Jetty cannot parse is 400, 414 or 431 with {@code invalid_request}. The document's status is
+     * always the one the caller got.
+     */
+    public ObjectNode toJson(int httpStatus) {
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
         doc.put("code", code.code());
         doc.put("message", message);
-        doc.put("status", code.status());
+        doc.put("status", httpStatus);
         doc.put("retryable", code.retryable());
         doc.put("charged", false);
         if (retryAfterSeconds != null) {

@@ -17,7 +17,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
@@ -26,6 +29,8 @@ import tools.jackson.databind.JsonNode;
  * gets 503 {@code server_busy} with the uniform document and Retry-After, and the rest of the API
  * keeps answering.
  */
+// The busy test fills the one MCP slot and may hold it after it ends: it runs last.
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConnectionLimitsIT {
     @TempDir
     static Path tmp;
@@ -62,17 +67,27 @@ class ConnectionLimitsIT {
         HttpResponse<String> notFound = http.send(
                 HttpRequest.newBuilder(URI.create(base + "/no/such/route")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertEquals(404, notFound.statusCode());
-        assertEquals("not_found", StrictJson.parse(notFound.body()).get("code").asString());
+        assertDocument(404, "not_found", notFound.statusCode(), notFound.body());
         HttpResponse<String> wrongMethod = http.send(
                 HttpRequest.newBuilder(URI.create(base + "/verify/schema"))
                         .GET()
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertEquals(405, wrongMethod.statusCode(), wrongMethod.body());
+        assertDocument(405, "method_not_allowed", wrongMethod.statusCode(), wrongMethod.body());
+        // RFC 9110 asks a 405 to say which methods the path takes.
         assertEquals(
-                "method_not_allowed",
-                StrictJson.parse(wrongMethod.body()).get("code").asString());
+                "POST",
+                wrongMethod.headers().firstValue("Allow").orElse(""),
+                wrongMethod.headers().toString());
+        HttpResponse<String> wrongMethodOnGet = http.send(
+                HttpRequest.newBuilder(URI.create(base + "/agents"))
+                        .PUT(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertDocument(405, "method_not_allowed", wrongMethodOnGet.statusCode(), wrongMethodOnGet.body());
+        assertTrue(
+                wrongMethodOnGet.headers().firstValue("Allow").orElse("").contains("GET"),
+                wrongMethodOnGet.headers().toString());
         // One limit, one answer: just over it and far over it (3 MiB) give the same document.
         for (int size : List.of(1024 * 1024 + 1, 3 * 1024 * 1024)) {
             byte[] body = new byte[size];
@@ -82,26 +97,91 @@ class ConnectionLimitsIT {
                             .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            assertEquals(413, tooLarge.statusCode(), "size " + size);
-            JsonNode error = StrictJson.parse(tooLarge.body());
-            assertEquals("payload_too_large", error.get("code").asString());
-            assertTrue(error.get("message").asString().contains("1048576"), tooLarge.body());
+            assertDocument(413, "payload_too_large", tooLarge.statusCode(), tooLarge.body());
+            assertTrue(
+                    StrictJson.parse(tooLarge.body()).get("message").asString().contains("1048576"), tooLarge.body());
         }
-        // A path Jetty cannot decode never reaches a route: still the document, never an HTML page.
+        // Requests Jetty refuses before any route runs, written raw since an HTTP client would refuse
+        // to send them: still the document, never an HTML page, and its status is the one sent.
+        String longPath = "/agents/" + "a".repeat(20_000);
+        String longHeader = "X-Long: " + "a".repeat(20_000) + "\r\n";
+        Map<String, Integer> refused = Map.of(
+                "GET /score/a%00b HTTP/1.1\r\n",
+                400,
+                "GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\n",
+                400,
+                "GET " + longPath + " HTTP/1.1\r\n",
+                414,
+                "GET /agents HTTP/1.1\r\n" + longHeader,
+                431,
+                "POST /verify/schema HTTP/1.1\r\nX-HTTP-Method-Override: GET\r\nContent-Length: 0\r\n",
+                400);
+        for (Map.Entry<String, Integer> request : refused.entrySet()) {
+            String what =
+                    request.getKey().substring(0, Math.min(60, request.getKey().length()));
+            String raw = raw(base, request.getKey() + "Host: 127.0.0.1\r\nConnection: close\r\n\r\n");
+            assertTrue(raw.startsWith("HTTP/1.1 " + request.getValue() + " "), what + " -> " + raw);
+            String body = raw.substring(raw.indexOf("\r\n\r\n") + 4);
+            assertTrue(!body.contains("<html"), raw);
+            assertDocument(request.getValue(), "invalid_request", request.getValue(), body);
+        }
+        // A chunked body that breaks HTTP framing is the caller's mistake, not a server failure.
+        String broken = raw(
+                base,
+                "POST /verify/schema HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                        + "Transfer-Encoding: chunked\r\n\r\nzz\r\n\r\n");
+        assertTrue(broken.startsWith("HTTP/1.1 400 "), broken);
+        assertDocument(400, "invalid_request", 400, broken.substring(broken.indexOf("\r\n\r\n") + 4));
+    }
+
+    @Test
+    void mcpTransportRefusalsAreTheUniformDocumentWithoutTheSdksStackTrace() throws Exception {
+        String host = "Host: 127.0.0.1:" + URI.create(node.httpUrl()).getPort() + "\r\nConnection: close\r\n";
+        record Refusal(String request, int status, String code) {}
+        List<Refusal> refusals = List.of(
+                new Refusal("PUT /mcp HTTP/1.1\r\n" + host + "Content-Length: 0\r\n", 405, "method_not_allowed"),
+                new Refusal("PATCH /mcp HTTP/1.1\r\n" + host + "Content-Length: 0\r\n", 405, "method_not_allowed"),
+                // No Accept: text/event-stream and no session.
+                new Refusal("GET /mcp HTTP/1.1\r\n" + host, 400, "invalid_request"),
+                new Refusal("DELETE /mcp HTTP/1.1\r\n" + host, 400, "invalid_request"),
+                new Refusal(
+                        "POST /mcp HTTP/1.1\r\n" + host + "Content-Type: text/plain\r\n"
+                                + "Accept: application/json, text/event-stream\r\nContent-Length: 2\r\n",
+                        415,
+                        "invalid_request"));
+        for (Refusal refusal : refusals) {
+            String raw = raw(node.httpUrl(), refusal.request() + "\r\n" + (refusal.status() == 415 ? "{}" : ""));
+            String what = refusal.request().substring(0, refusal.request().indexOf(' ', 4));
+            assertTrue(raw.startsWith("HTTP/1.1 " + refusal.status() + " "), what + " -> " + raw);
+            String body = raw.substring(raw.indexOf("\r\n\r\n") + 4);
+            assertTrue(!body.contains("stackTrace") && !body.contains("io.modelcontextprotocol"), what + " -> " + raw);
+            assertDocument(refusal.status(), refusal.code(), refusal.status(), body);
+            if (refusal.status() == 405) {
+                assertTrue(raw.contains("\r\nAllow: GET, HEAD, POST, DELETE, OPTIONS\r\n"), raw);
+            }
+        }
+    }
+
+    /** The uniform document with this code, whose status is the HTTP status it came with. */
+    private static void assertDocument(int expectedStatus, String code, int httpStatus, String body) {
+        assertEquals(expectedStatus, httpStatus, body);
+        JsonNode error = StrictJson.parse(body);
+        assertEquals(code, error.get("code").asString(), body);
+        assertEquals(httpStatus, error.get("status").asInt(), body);
+    }
+
+    /** One request written as given, the whole answer read back. */
+    private static String raw(String base, String request) throws Exception {
         try (java.net.Socket socket =
                 new java.net.Socket("127.0.0.1", URI.create(base).getPort())) {
-            socket.getOutputStream()
-                    .write("GET /score/a%00b HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            String raw = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            assertTrue(raw.startsWith("HTTP/1.1 4"), raw);
-            String body = raw.substring(raw.indexOf("\r\n\r\n") + 4);
-            assertTrue(body.contains("\"code\""), raw);
-            assertTrue(!body.contains("<html"), raw);
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 
     @Test
+    @Order(Integer.MAX_VALUE)
     void oneFeedClientOrMcpStreamTooManyIsServerBusy() throws Exception {
         {
             HttpRequest feed = HttpRequest.newBuilder(URI.create(node.httpUrl() + "/feed/receipts"))

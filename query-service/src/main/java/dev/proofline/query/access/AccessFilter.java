@@ -191,7 +191,7 @@ public final class AccessFilter implements Filter {
         response.setHeader("Cache-Control", "no-store");
         response.setStatus(status);
         response.setContentType("application/json");
-        byte[] body = error.toJson().toString().getBytes(StandardCharsets.UTF_8);
+        byte[] body = error.toJson(status).toString().getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
     }

@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.util.EnumSet;
 import java.util.List;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.http.HttpException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,13 +70,27 @@ public final class HttpServer implements AutoCloseable {
                         e.getStatus() == 413 && declared > maxRequestBytes && declared <= Integer.MAX_VALUE
                                 ? ErrorDocument.payloadTooLarge((int) declared, maxRequestBytes)
                                 : JsonErrorPages.forStatus(e.getStatus(), maxRequestBytes);
-                Responses.send(ctx, Answer.error(error));
+                if (e.getStatus() == 405) {
+                    // RFC 9110: a 405 names the methods the path does take; Javalin found them.
+                    e.getDetails().values().stream().findFirst().ifPresent(methods -> ctx.header("Allow", methods));
+                }
+                Responses.send(
+                        ctx,
+                        new Answer(e.getStatus(), error.toJson(e.getStatus()).toString(), error.retryAfterSeconds()));
             });
             // Whatever a route did not expect still gets the uniform error document, never a bare
             // "Server Error": a store between owners mid-rebalance is not_ready, anything else a bug.
             cfg.routes.exception(Exception.class, (e, ctx) -> {
                 if (Responses.isStreamsInTransition(e)) {
                     Responses.send(ctx, Answer.notReady());
+                    return;
+                }
+                HttpException unreadable = unreadableBody(e);
+                if (unreadable != null) {
+                    // The caller's bytes, not a bug (a broken chunked body, a connection cut short): no log line.
+                    int status = unreadable.getCode() >= 400 && unreadable.getCode() < 500 ? unreadable.getCode() : 400;
+                    ErrorDocument error = ErrorDocument.malformedHttpRequest();
+                    Responses.send(ctx, new Answer(status, error.toJson(status).toString(), null));
                     return;
                 }
                 // The exception and where it was thrown, never its message: that may quote the request.
@@ -98,6 +113,17 @@ public final class HttpServer implements AutoCloseable {
         requireAccessRules(javalin);
         javalin.start(host, port);
         return new HttpServer(javalin);
+    }
+
+    /** Jetty's own "this request cannot be read" (a body that breaks HTTP framing), wherever it is in the causes. */
+    private static HttpException unreadableBody(Throwable e) {
+        Throwable cause = e;
+        for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
+            if (cause instanceof HttpException http) {
+                return http;
+            }
+        }
+        return null;
     }
 
     /** A route the access table does not name would be open by accident: refuse to start instead. */

@@ -30,23 +30,28 @@ final class JsonErrorPages extends ErrorHandler {
             case 405 -> ErrorDocument.methodNotAllowed();
             case 413 -> ErrorDocument.payloadTooLarge(maxRequestBytes);
             case 503 -> ErrorDocument.serverBusy();
-            default -> status >= 500 ? ErrorDocument.verificationFailed() : ErrorDocument.malformedHttpRequest();
+            // 505: the client spoke an HTTP version this server does not; its request, not a failure here.
+            default ->
+                status >= 500 && status != 505 ? ErrorDocument.internalError() : ErrorDocument.malformedHttpRequest();
         };
+    }
+
+    /** That document as sent with {@code status} (400, 414, 431...), which its own status field repeats. */
+    static byte[] body(int status, int maxRequestBytes) {
+        return forStatus(status, maxRequestBytes).toJson(status).toString().getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
     protected void generateResponse(
             Request request, Response response, int code, String message, Throwable cause, Callback callback)
             throws IOException {
-        byte[] body = forStatus(code, maxRequestBytes).toJson().toString().getBytes(StandardCharsets.UTF_8);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-        response.write(true, ByteBuffer.wrap(body), callback);
+        response.write(true, ByteBuffer.wrap(body(code, maxRequestBytes)), callback);
     }
 
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         fields.put(new HttpField(HttpHeader.CONTENT_TYPE, "application/json"));
-        return ByteBuffer.wrap(
-                forStatus(status, maxRequestBytes).toJson().toString().getBytes(StandardCharsets.UTF_8));
+        return ByteBuffer.wrap(body(status, maxRequestBytes));
     }
 }

@@ -83,6 +83,9 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             FilterHolder limit = new FilterHolder(new McpConnectionLimit(maxConnections));
             limit.setAsyncSupported(true);
             context.addFilter(limit, PATH, EnumSet.of(DispatcherType.REQUEST));
+            FilterHolder errors = new FilterHolder(new McpTransportErrors());
+            errors.setAsyncSupported(true);
+            context.addFilter(errors, PATH, EnumSet.of(DispatcherType.REQUEST));
         });
     }
 

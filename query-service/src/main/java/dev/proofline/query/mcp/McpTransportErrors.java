@@ -1,0 +1,159 @@
+package dev.proofline.query.mcp;
+
+import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What the MCP SDK's transport answers when it refuses a request before any tool runs (no session
+ * id, an {@code Accept} or {@code Content-Type} it does not take, an unknown session, a body that is
+ * no JSON-RPC message), and any method it does not serve: the uniform error document, whose status
+ * is the one sent. Left alone, the SDK writes its exception object as JSON, stack trace included,
+ * and answers other methods with an empty body.
+ *
+ * <p>The SDK's own message is only used to choose the field problem, never copied: some of its
+ * messages quote what the caller sent (a session id, a parser's view of the body).
+ */
+final class McpTransportErrors implements Filter {
+    /** The methods the Streamable HTTP transport serves (HEAD as GET; OPTIONS for CORS preflights). */
+    static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "DELETE", "OPTIONS");
+
+    static final String ALLOW = "GET, HEAD, POST, DELETE, OPTIONS";
+
+    @Override
+    public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        HttpServletResponse http = (HttpServletResponse) response;
+        if (!METHODS.contains(((HttpServletRequest) request).getMethod())) {
+            http.setHeader("Allow", ALLOW);
+            send(http, 405, ErrorDocument.methodNotAllowed());
+            return;
+        }
+        DocumentedErrors answer = new DocumentedErrors(http);
+        chain.doFilter(request, answer);
+        if (!request.isAsyncStarted()) {
+            answer.finish(); // an error written but never flushed still goes out as the document
+        }
+    }
+
+    /** The document for a refusal the SDK answered with {@code status} and described as {@code sdkError}. */
+    static ErrorDocument document(int status, String sdkError) {
+        if (status >= 500) {
+            return ErrorDocument.internalError();
+        }
+        String message = sdkMessage(sdkError);
+        FieldProblem problem;
+        if (status == 404 || message.contains("not found")) {
+            problem = new FieldProblem(
+                    "Mcp-Session-Id",
+                    "names no open session",
+                    "Initialize a new session: a session ends when it is deleted, left idle or the server restarts.");
+        } else if (message.contains("Session ID required")) {
+            problem = new FieldProblem(
+                    "Mcp-Session-Id", "is required", "Send the Mcp-Session-Id header the initialize response gave.");
+        } else if (message.contains("Accept")) {
+            problem = new FieldProblem(
+                    "Accept",
+                    "does not accept how this request is answered",
+                    "Send Accept: application/json, text/event-stream.");
+        } else if (status == 415 || message.contains("Content-Type")) {
+            problem = new FieldProblem(
+                    "Content-Type", "is not application/json", "Send the JSON-RPC message as application/json.");
+        } else {
+            problem = new FieldProblem(
+                    "body",
+                    "is not a JSON-RPC 2.0 message this session takes",
+                    "Send one JSON-RPC 2.0 request, notification or response, starting with initialize.");
+        }
+        return ErrorDocument.invalidRequest(List.of(problem));
+    }
+
+    /** The JSON-RPC error message inside what the SDK wrote (its exception as JSON), or empty. */
+    private static String sdkMessage(String sdkError) {
+        try {
+            var written = StrictJson.parse(sdkError);
+            String message = written.path("jsonRpcError").path("message").asString("");
+            return message.isEmpty() ? written.path("message").asString("") : message;
+        } catch (RuntimeException notJson) {
+            return "";
+        }
+    }
+
+    private static void send(HttpServletResponse http, int status, ErrorDocument error) throws IOException {
+        http.setStatus(status);
+        http.setContentType("application/json");
+        http.setCharacterEncoding("UTF-8");
+        http.getWriter().write(error.toJson(status).toString());
+        http.getWriter().flush();
+    }
+
+    /**
+     * Passes every answer through but an error the SDK writes: that text is held, and replaced by
+     * the document when the SDK flushes it (which it does at once, possibly on another thread).
+     */
+    private static final class DocumentedErrors extends HttpServletResponseWrapper {
+        private int status = 200;
+        private PrintWriter held;
+
+        DocumentedErrors(HttpServletResponse response) {
+            super(response);
+        }
+
+        @Override
+        public void setStatus(int status) {
+            this.status = status;
+            super.setStatus(status);
+        }
+
+        void finish() {
+            if (held != null) {
+                held.flush();
+            }
+        }
+
+        @Override
+        public PrintWriter getWriter() throws IOException {
+            if (status < 400) {
+                return super.getWriter();
+            }
+            if (held == null) {
+                StringWriter text = new StringWriter();
+                HttpServletResponse real = (HttpServletResponse) getResponse();
+                held = new PrintWriter(text) {
+                    private boolean replaced;
+
+                    @Override
+                    public void flush() {
+                        if (!replaced) {
+                            replaced = true;
+                            try {
+                                send(real, status, document(status, text.toString()));
+                            } catch (IOException e) {
+                                setError(); // the client went away: nothing to answer
+                            }
+                        }
+                    }
+
+                    @Override
+                    public void close() {
+                        flush();
+                    }
+                };
+            }
+            return held;
+        }
+    }
+}
