@@ -234,7 +234,13 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         try {
             return new Schema.Parser().parse(text);
         } catch (SchemaParseException e) {
-            throw new SchemaRegistryException(42201, "Invalid schema: " + e.getMessage());
+            throw new SchemaRegistryException(42201, "Invalid schema: " + reason(e));
         }
+    }
+
+    /** Avro's reason without the class name of the JSON parser's exception it may wrap. */
+    static String reason(SchemaParseException e) {
+        String message = e.getMessage() == null ? "not an Avro schema" : e.getMessage();
+        return message.replaceFirst("^(?:[a-z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): ", "");
     }
 }
