@@ -160,6 +160,19 @@ class ConnectionLimitsIT {
                 assertTrue(raw.contains("\r\nAllow: GET, HEAD, POST, DELETE, OPTIONS\r\n"), raw);
             }
         }
+        // The SDK cannot read arguments that are not an object and would end the stream without an
+        // answer: JSON-RPC's invalid params instead, so the client is not left waiting.
+        String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"verify_schema\",\"arguments\":\"text\"}}";
+        String raw = raw(
+                node.httpUrl(),
+                "POST /mcp HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+                        + "Accept: application/json, text/event-stream\r\nContent-Length: " + call.length()
+                        + "\r\n\r\n" + call);
+        assertTrue(raw.startsWith("HTTP/1.1 200 "), raw);
+        JsonNode answer = StrictJson.parse(raw.substring(raw.indexOf("\r\n\r\n") + 4));
+        assertEquals(7, answer.get("id").asInt(), raw);
+        assertEquals(-32602, answer.path("error").path("code").asInt(), raw);
     }
 
     /** The uniform document with this code, whose status is the HTTP status it came with. */

@@ -2,6 +2,8 @@ package dev.proofline.query.mcp;
 
 import dev.proofline.access.Submitter;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
 import dev.proofline.query.Answer;
 import dev.proofline.query.access.RequestCaller;
 import dev.proofline.query.http.RouteGroup;
@@ -70,6 +72,9 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .serverInfo("Proofline", version)
                 .capabilities(
                         McpSchema.ServerCapabilities.builder().tools(false).build())
+                // Proofline checks every argument itself, so a wrong one gets the error document
+                // naming the field, as over REST, not the SDK's schema-validation text.
+                .validateToolInputs(false)
                 .tools(verifySchema(verification, metering), verificationRecord(scores, metering))
                 .build();
     }
@@ -161,13 +166,23 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                     Object asOf = request.arguments() == null
                             ? null
                             : request.arguments().get("as_of");
+                    if (!(agentId instanceof String) || (asOf != null && !isTime(asOf))) {
+                        return result(Answer.error(ErrorDocument.invalidRequest(List.of(
+                                agentId instanceof String
+                                        ? new FieldProblem(
+                                                "as_of",
+                                                "is not a time",
+                                                "Send an RFC 3339 time or epoch milliseconds, or leave as_of out.")
+                                        : new FieldProblem(
+                                                "agent_id",
+                                                agentId == null ? "is required" : "is not a string",
+                                                "Send the agent's id as a string: {\"agent_id\": \"seller-7\"}.")))));
+                    }
                     RequestCaller caller = caller(exchange);
                     PaymentOffer offer = offer(request);
                     try {
                         return result(metering.score(
-                                scores.score(
-                                        agentId == null ? "" : agentId.toString(),
-                                        asOf == null ? null : asOf.toString()),
+                                scores.score((String) agentId, asOf == null ? null : asOf.toString()),
                                 caller,
                                 offer,
                                 "mcp://tool/get_verification_record"));
@@ -219,6 +234,14 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             result.meta(meta);
         }
         return result.build();
+    }
+
+    /** {@code as_of} as a text (RFC 3339 or epoch milliseconds, checked by the score query) or a whole number. */
+    private static boolean isTime(Object asOf) {
+        return asOf instanceof String
+                || asOf instanceof Integer
+                || asOf instanceof Long
+                || asOf instanceof java.math.BigInteger;
     }
 
     /** Who is calling, as the access filter established it for this HTTP request. */

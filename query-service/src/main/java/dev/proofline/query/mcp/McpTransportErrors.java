@@ -16,6 +16,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * What the MCP SDK's transport answers when it refuses a request before any tool runs (no session
@@ -41,6 +42,18 @@ final class McpTransportErrors implements Filter {
             http.setHeader("Allow", ALLOW);
             send(http, 405, ErrorDocument.methodNotAllowed());
             return;
+        }
+        if ("POST".equals(((HttpServletRequest) request).getMethod())) {
+            ReplayedBody replayed = new ReplayedBody((HttpServletRequest) request);
+            JsonNode refusal = ToolCallShape.refusal(replayed.inspected());
+            if (refusal != null) {
+                http.setStatus(200);
+                http.setContentType("application/json");
+                http.setCharacterEncoding("UTF-8");
+                http.getWriter().write(refusal.toString());
+                return;
+            }
+            request = replayed;
         }
         DocumentedErrors answer = new DocumentedErrors(http);
         chain.doFilter(request, answer);

@@ -1,0 +1,80 @@
+package dev.proofline.query.mcp;
+
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.SequenceInputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A request whose body's first bytes were read to be looked at, handed on as if unread: the bytes
+ * read, then the rest of the stream. At most {@link #INSPECTED} bytes are held, so a body of any size
+ * costs that much memory here at most.
+ */
+final class ReplayedBody extends HttpServletRequestWrapper {
+    static final int INSPECTED = 4 * 1024 * 1024;
+
+    private final byte[] inspected;
+    private final InputStream whole;
+
+    ReplayedBody(HttpServletRequest request) throws IOException {
+        super(request);
+        InputStream body = request.getInputStream();
+        this.inspected = body.readNBytes(INSPECTED);
+        this.whole = new SequenceInputStream(new ByteArrayInputStream(inspected), body);
+    }
+
+    /** The body's first bytes; the whole body when it is no longer than {@link #INSPECTED}. */
+    byte[] inspected() {
+        return inspected;
+    }
+
+    @Override
+    public ServletInputStream getInputStream() {
+        return new ServletInputStream() {
+            @Override
+            public int read() throws IOException {
+                return whole.read();
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                return whole.read(buffer, offset, length);
+            }
+
+            @Override
+            public boolean isFinished() {
+                return false;
+            }
+
+            @Override
+            public boolean isReady() {
+                return true;
+            }
+
+            @Override
+            public void setReadListener(ReadListener listener) {
+                throw new IllegalStateException("the body is read blocking");
+            }
+        };
+    }
+
+    @Override
+    public BufferedReader getReader() {
+        String encoding = getCharacterEncoding();
+        Charset charset = StandardCharsets.UTF_8;
+        try {
+            charset = encoding == null ? charset : Charset.forName(encoding);
+        } catch (IllegalArgumentException unknown) {
+            // a charset this JVM does not know: read as UTF-8, which JSON is anyway
+        }
+        return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+    }
+}

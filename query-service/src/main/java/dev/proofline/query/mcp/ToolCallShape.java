@@ -1,0 +1,51 @@
+package dev.proofline.query.mcp;
+
+import dev.proofline.attestor.StrictJson;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A {@code tools/call} whose {@code params} or {@code arguments} is not an object: the SDK cannot
+ * read it into its request type and ends the answer's stream without any message, so the client
+ * waits out its timeout. Proofline answers it first, with JSON-RPC's "invalid params".
+ */
+final class ToolCallShape {
+    static final int INVALID_PARAMS = -32602;
+
+    private ToolCallShape() {}
+
+    /** The JSON-RPC error answering {@code body}, or null when the SDK can take it (or it is not a tools/call). */
+    static JsonNode refusal(byte[] body) {
+        JsonNode message;
+        try {
+            message = StrictJson.parse(body);
+        } catch (RuntimeException notJson) {
+            return null; // the SDK refuses it, and McpTransportErrors words that refusal
+        }
+        if (!message.isObject() || !"tools/call".equals(message.path("method").asString(""))) {
+            return null;
+        }
+        JsonNode params = message.get("params");
+        String problem;
+        if (params == null || !params.isObject()) {
+            problem = "tools/call takes params as an object with the tool's name and its arguments";
+        } else if (!params.path("name").isString()) {
+            problem = "tools/call takes params.name as the tool's name, a string";
+        } else if (params.has("arguments")
+                && !params.get("arguments").isObject()
+                && !params.get("arguments").isNull()) {
+            problem = "tools/call takes params.arguments as an object";
+        } else {
+            return null;
+        }
+        ObjectNode answer = JsonNodeFactory.instance.objectNode();
+        answer.put("jsonrpc", "2.0");
+        JsonNode id = message.get("id");
+        answer.set(
+                "id",
+                id != null && (id.isString() || id.isIntegralNumber()) ? id : JsonNodeFactory.instance.nullNode());
+        answer.putObject("error").put("code", INVALID_PARAMS).put("message", "Invalid params: " + problem);
+        return answer;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.proofline.query.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+class ToolCallShapeTest {
+    private static JsonNode refusal(String body) {
+        return ToolCallShape.refusal(body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aToolCallWhoseParamsOrArgumentsAreNoObjectIsInvalidParams() {
+        for (String params : new String[] {
+            "\"params\":{\"name\":\"verify_schema\",\"arguments\":\"text\"}",
+            "\"params\":{\"name\":\"verify_schema\",\"arguments\":[1]}",
+            "\"params\":{\"name\":\"verify_schema\",\"arguments\":7}",
+            "\"params\":{\"name\":5,\"arguments\":{}}",
+            "\"params\":[]",
+            "\"params\":null",
+            "\"other\":1"
+        }) {
+            JsonNode answer = refusal("{\"jsonrpc\":\"2.0\",\"id\":9," + params + ",\"method\":\"tools/call\"}");
+            assertEquals(-32602, answer.path("error").path("code").asInt(), params);
+            assertEquals(9, answer.get("id").asInt(), params);
+            assertEquals("2.0", answer.get("jsonrpc").asString(), params);
+        }
+        // An id that JSON-RPC does not allow is not echoed.
+        assertEquals(
+                true,
+                refusal("{\"jsonrpc\":\"2.0\",\"id\":{\"x\":1},\"method\":\"tools/call\",\"params\":1}")
+                        .get("id")
+                        .isNull());
+    }
+
+    @Test
+    void everythingElseIsLeftToTheSdk() {
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"verify_schema\",\"arguments\":{\"task_id\":5}}}"));
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}"));
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":7}"));
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+                + "\"params\":{\"name\":\"x\",\"arguments\":null}}"));
+        assertNull(refusal("not json"));
+        assertNull(refusal("[{\"method\":\"tools/call\"}]"));
+    }
+}
