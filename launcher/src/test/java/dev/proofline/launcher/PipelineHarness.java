@@ -63,6 +63,15 @@ final class PipelineHarness {
     /** Reads a topic with read_committed from the beginning until {@code expected} records or the timeout, then a little longer. */
     static List<ConsumerRecord<String, byte[]>> readCommitted(
             String bootstrap, String topic, int expected, Duration timeout) {
+        return readCommitted(bootstrap, topic, expected, timeout, Duration.ofSeconds(2));
+    }
+
+    /**
+     * The same, reading on for {@code settle} once {@code expected} are in (anything extra would show
+     * up then); {@link Duration#ZERO} returns at once, for a test that acts the moment they are in.
+     */
+    static List<ConsumerRecord<String, byte[]>> readCommitted(
+            String bootstrap, String topic, int expected, Duration timeout, Duration settle) {
         Map<String, Object> config = new HashMap<>();
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
@@ -76,8 +85,8 @@ final class PipelineHarness {
             while (records.size() < expected && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(250)).forEach(records::add);
             }
-            long settle = System.nanoTime() + Duration.ofSeconds(2).toNanos(); // anything extra would show up now
-            while (System.nanoTime() < settle) {
+            long settled = System.nanoTime() + settle.toNanos();
+            while (System.nanoTime() < settled) {
                 consumer.poll(Duration.ofMillis(250)).forEach(records::add);
             }
         }
