@@ -255,6 +255,43 @@ class HostileCorpusIT {
         assertStillVerifies();
     }
 
+    /**
+     * Headers no receipt could carry: a correlation id of 700 KB (a receipt holds it twice, past the
+     * receipts topic's 1 MB) and one that is not UTF-8. Each valid request is dead-lettered with its
+     * header as sent, so its caller still finds the answer, and the stream threads keep answering.
+     */
+    @Test
+    void kafkaHeadersNoReceiptCouldCarryAreDeadLetteredNotFatal() throws Exception {
+        byte[] request = Files.readAllBytes(Conformance.file("requests/invoice-final.json"));
+        byte[] tooLong = ("too-long-" + "c".repeat(700_000)).getBytes(StandardCharsets.UTF_8);
+        byte[] notUtf8 = {'n', 'o', 't', '-', (byte) 0xff, (byte) 0xfe};
+        byte[] ordinary = "after-hostile-headers".getBytes(StandardCharsets.UTF_8);
+        Map<String, Object> producerConfig = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                4 * 1024 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (byte[] id : List.of(tooLong, notUtf8, ordinary)) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(Topics.DEFAULT_INPUT, null, request);
+                record.headers().add(Headers.CORRELATION_ID, id);
+                producer.send(record).get(60, TimeUnit.SECONDS);
+            }
+        }
+        // Outcomes are found by the header read as UTF-8, as the caller would read its own.
+        String longName = new String(tooLong, StandardCharsets.UTF_8);
+        String badName = new String(notUtf8, StandardCharsets.UTF_8);
+        String okName = new String(ordinary, StandardCharsets.UTF_8);
+        Map<String, List<String>> outcomes = readOutcomes(java.util.Set.of(longName, badName, okName));
+        assertEquals(List.of("dead-letter:invalid_request"), outcomes.get(longName), "a 700 KB correlation id");
+        assertEquals(List.of("dead-letter:invalid_request"), outcomes.get(badName), "a correlation id not UTF-8");
+        assertEquals(List.of("receipt:pass"), outcomes.get(okName), "the request after them");
+        assertStillVerifies();
+    }
+
     /** Every receipt and dead letter carrying a corpus correlation id, read committed, until all are in. */
     private static Map<String, List<String>> readOutcomes(java.util.Set<String> names) {
         int expected = names.size();

@@ -8,6 +8,7 @@ import dev.proofline.schemas.avro.Receipt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -70,6 +71,12 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         try {
             RecordMetadata source = context.recordMetadata().orElseThrow();
             byte[] value = request.value() == null ? new byte[0] : request.value();
+            byte[] correlationId = headerValue(request, Headers.CORRELATION_ID);
+            Optional<ErrorDocument> unanswerable = CorrelationIds.problem(correlationId);
+            if (unanswerable.isPresent()) {
+                deadLetter(request, value, source, unanswerable.get());
+                return;
+            }
             UUID id = attribution.ids().of(source.topic(), source.partition(), source.offset());
             String submitter = attribution.submitter(request.headers(), value);
             Verdict verdict =
@@ -88,7 +95,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                 return;
             }
             Receipt receipt = Receipts.toRecord(
-                    ((Verdict.Signed) verdict).receipt(), header(request, Headers.CORRELATION_ID), submitter);
+                    ((Verdict.Signed) verdict).receipt(), CorrelationIds.of(correlationId), submitter);
             listener.verified(receipt.getResult(), System.nanoTime() - started);
             RecordHeaders headers = new RecordHeaders();
             if (receipt.getCorrelationId() != null) {
@@ -131,8 +138,8 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                 VerificationTopology.DEAD_LETTER_SINK);
     }
 
-    private static String header(Record<byte[], byte[]> record, String name) {
+    private static byte[] headerValue(Record<byte[], byte[]> record, String name) {
         Header header = record.headers().lastHeader(name);
-        return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+        return header == null ? null : header.value();
     }
 }

@@ -112,6 +112,41 @@ class VerificationTopologyTest {
     }
 
     @Test
+    void aCorrelationIdNoReceiptCouldCarryIsDeadLetteredWithTheHeaderKept() {
+        byte[] longest = new byte[CorrelationIds.MAX_BYTES];
+        java.util.Arrays.fill(longest, (byte) 'c');
+        byte[] tooLong = new byte[700_000]; // a receipt carries it twice: over a topic's default 1 MB
+        java.util.Arrays.fill(tooLong, (byte) 'c');
+        byte[] notUtf8 = {(byte) 0xff, (byte) 0xfe, 'a'};
+        for (byte[] id : List.of(longest, tooLong, notUtf8)) {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add(Headers.CORRELATION_ID, id);
+            input.pipeInput(new TestRecord<>(bytes("seller-7"), invoice("inv-c", "seller-7"), headers));
+        }
+        List<TestRecord<String, Receipt>> answered = receipts.readRecordsToList();
+        assertEquals(1, answered.size(), "the longest allowed id is answered");
+        assertArrayEquals(
+                longest,
+                answered.get(0).headers().lastHeader(Headers.CORRELATION_ID).value());
+        List<TestRecord<byte[], byte[]>> refused = deadLetters.readRecordsToList();
+        assertEquals(2, refused.size());
+        List<String> problems = List.of("is longer than 1024 bytes", "is not UTF-8");
+        for (int i = 0; i < 2; i++) {
+            JsonNode error = StrictJson.parse(refused.get(i).value());
+            assertEquals("invalid_request", error.get("code").asString());
+            assertEquals(
+                    Headers.CORRELATION_ID,
+                    error.get("fields").get(0).get("field").asString());
+            assertEquals(
+                    problems.get(i), error.get("fields").get(0).get("problem").asString());
+            // The caller matches its answer by the header, exactly as it sent it.
+            assertArrayEquals(
+                    i == 0 ? tooLong : notUtf8,
+                    refused.get(i).headers().lastHeader(Headers.CORRELATION_ID).value());
+        }
+    }
+
+    @Test
     void aStrangersReceiptForABoundAgentIsSignedSaysItIsNotCountedAndNamesItsSubmitter() {
         Attribution bound = new Attribution() {
             @Override
