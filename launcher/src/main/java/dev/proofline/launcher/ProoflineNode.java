@@ -58,6 +58,7 @@ import dev.proofline.tlog.NoteKey;
 import dev.proofline.topology.EagerCommit;
 import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
+import dev.proofline.topology.RecordTimeOrNow;
 import dev.proofline.topology.VerificationTopology;
 import dev.proofline.topology.tlog.TransparencyLogTopology;
 import java.net.URI;
@@ -493,6 +494,8 @@ public final class ProoflineNode implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put("processing.exception.handler.global.enabled", true); // Streams' own recommendation for 4.x
+        // A record stamped with a negative time (a client may write one) would fail the thread again and again.
+        props.put(StreamsConfig.DEFAULT_TIMESTAMP_EXTRACTOR_CLASS_CONFIG, RecordTimeOrNow.class);
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
                 settings.dataDir().resolve("streams").toAbsolutePath().toString());

@@ -866,6 +866,61 @@ class PipelineIT {
         return StrictJson.parse(response.body());
     }
 
+    /**
+     * kafkajs can stamp a record with a negative time and the broker takes it; Kafka Streams' own
+     * default would fail a stream thread on each, again and again. Each is verified like any other.
+     */
+    @Test
+    @Order(10)
+    void requestsStampedWithNegativeTimesByKafkajsEachGetTheirReceipt() throws Exception {
+        Assumptions.assumeTrue(
+                NodeTools.available(), "SKIPPED: node and npm are not installed, so kafkajs wrote no records");
+        Path tools = NodeTools.install("kafkajs@2.2.4", "@kafkajs/confluent-schema-registry@4.1.0");
+        Set<String> ids = new HashSet<>(NodeTools.run(
+                        tools,
+                        "kafkajs-negative-timestamps.js",
+                        node.bootstrapServers(),
+                        Topics.DEFAULT_INPUT,
+                        dev.proofline.attestor.Conformance.file("requests/invoice-final.json")
+                                .toString(),
+                        "negative-time")
+                .lines()
+                .toList());
+        assertEquals(3, ids.size(), ids.toString());
+        Map<String, Object> config = Map.of(
+                org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                node.bootstrapServers(),
+                org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG,
+                "negative-time-" + System.nanoTime(),
+                org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed");
+        java.util.Map<String, String> outcomes = new java.util.HashMap<>();
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(
+                config,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (outcomes.size() < ids.size() && System.nanoTime() < deadline) {
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    var id = record.headers().lastHeader(Headers.CORRELATION_ID);
+                    String name = id == null ? null : new String(id.value(), StandardCharsets.UTF_8);
+                    if (ids.contains(name)) {
+                        outcomes.merge(name, record.topic() + " at " + record.timestamp(), (a, b) -> a + ", " + b);
+                    }
+                }
+            }
+        }
+        for (String id : ids) {
+            String outcome = outcomes.get(id);
+            assertTrue(outcome != null && outcome.startsWith(Topics.DEFAULT_RECEIPTS + " at "), id + ": " + outcome);
+            assertFalse(outcome.contains(", "), id + " answered twice: " + outcome);
+            assertTrue(Long.parseLong(outcome.substring(outcome.lastIndexOf(' ') + 1)) >= 0, id + ": " + outcome);
+        }
+    }
+
     @Test
     @Order(1)
     void tenThousandMixedRequestsGiveExactlyOneReceiptOrDeadLetterEach() throws Exception {

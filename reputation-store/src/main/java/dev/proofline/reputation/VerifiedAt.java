@@ -26,9 +26,14 @@ public final class VerifiedAt implements TimestampExtractor {
 
     @Override
     public long extract(ConsumerRecord<Object, Object> record, long partitionTime) {
-        // A value that is not a receipt Proofline wrote keeps its record time.
-        return record.value() instanceof Receipt receipt
+        // A value that is not a receipt Proofline wrote keeps its record time, if it has a usable one.
+        long time = record.value() instanceof Receipt receipt
                 ? millis(receipt.getVerifiedAt()).orElse(record.timestamp())
                 : record.timestamp();
+        if (time >= 0) {
+            return time;
+        }
+        // Negative (a client may write -1): Streams would fail the thread on it, again and again.
+        return partitionTime >= 0 ? partitionTime : System.currentTimeMillis();
     }
 }
