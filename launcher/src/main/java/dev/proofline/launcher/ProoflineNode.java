@@ -59,6 +59,7 @@ import dev.proofline.topology.EagerCommit;
 import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
 import dev.proofline.topology.RecordTimeOrNow;
+import dev.proofline.topology.SkipUnreadableRecords;
 import dev.proofline.topology.VerificationTopology;
 import dev.proofline.topology.tlog.TransparencyLogTopology;
 import java.net.URI;
@@ -496,6 +497,8 @@ public final class ProoflineNode implements AutoCloseable {
         props.put("processing.exception.handler.global.enabled", true); // Streams' own recommendation for 4.x
         // A record stamped with a negative time (a client may write one) would fail the thread again and again.
         props.put(StreamsConfig.DEFAULT_TIMESTAMP_EXTRACTOR_CLASS_CONFIG, RecordTimeOrNow.class);
+        // Nor may a foreign record on a topic Proofline reads as receipts (bytes that are not one).
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, SkipUnreadableRecords.class);
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
                 settings.dataDir().resolve("streams").toAbsolutePath().toString());

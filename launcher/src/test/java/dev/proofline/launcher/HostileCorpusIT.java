@@ -259,9 +259,23 @@ class HostileCorpusIT {
      * Headers no receipt could carry: a correlation id of 700 KB (a receipt holds it twice, past the
      * receipts topic's 1 MB) and one that is not UTF-8. Each valid request is dead-lettered with its
      * header as sent, so its caller still finds the answer, and the stream threads keep answering.
+     * Before them, bytes that are no receipt are written to the receipts topic, which the score and
+     * log topologies read: skipped, not fatal.
      */
     @Test
-    void kafkaHeadersNoReceiptCouldCarryAreDeadLetteredNotFatal() throws Exception {
+    void kafkaHeadersNoReceiptCouldCarryAndForeignReceiptsAreNotFatal() throws Exception {
+        try (KafkaProducer<byte[], byte[]> foreign = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (byte[] notAReceipt :
+                    List.of("not avro".getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0, 0, 1, 9, 9})) {
+                for (int partition = 0; partition < 3; partition++) {
+                    foreign.send(new ProducerRecord<>(Topics.DEFAULT_RECEIPTS, partition, null, notAReceipt))
+                            .get(60, TimeUnit.SECONDS);
+                }
+            }
+        }
         byte[] request = Files.readAllBytes(Conformance.file("requests/invoice-final.json"));
         byte[] tooLong = ("too-long-" + "c".repeat(700_000)).getBytes(StandardCharsets.UTF_8);
         byte[] notUtf8 = {'n', 'o', 't', '-', (byte) 0xff, (byte) 0xfe};
