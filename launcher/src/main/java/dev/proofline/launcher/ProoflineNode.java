@@ -285,7 +285,8 @@ public final class ProoflineNode implements AutoCloseable {
                             URI.create(publicUrl).getAuthority(),
                             settings.host() + ":" + httpPort,
                             "localhost:" + httpPort),
-                    settings.connections().mcpConnections()));
+                    settings.connections().mcpConnections(),
+                    settings.connections().mcpSessions()));
             // Leave the group on a clean stop, so a restarted or surviving instance takes the
             // partitions over at once rather than after this member's session times out.
             resources.add(() -> streams.close(CloseOptions.timeout(Duration.ofSeconds(30))

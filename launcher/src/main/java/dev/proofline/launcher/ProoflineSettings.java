@@ -110,7 +110,8 @@ public record ProoflineSettings(
                 new ConnectionLimits(
                         Settings.FEED_MAX_CLIENTS.in(config),
                         Settings.FEED_MAX_CONNECTED.in(config),
-                        Settings.MCP_MAX_CONNECTIONS.in(config)),
+                        Settings.MCP_MAX_CONNECTIONS.in(config),
+                        Settings.MCP_MAX_SESSIONS.in(config)),
                 new AccessSettings(
                         Settings.TOPICS_CALLERS.valueIn(config).orElse(Settings.APPLICATION_ID.in(config) + "-callers"),
                         Settings.TRUSTED_PROXIES.in(config),
@@ -144,7 +145,7 @@ public record ProoflineSettings(
     public record TopicRetention(long inputMs, long receiptsMs, long deadLetterMs) {}
 
     /** How many long-lived connections one instance holds, and for how long. */
-    public record ConnectionLimits(int feedClients, Duration feedConnected, int mcpConnections) {}
+    public record ConnectionLimits(int feedClients, Duration feedConnected, int mcpConnections, int mcpSessions) {}
 
     private static PaymentTerms paymentTerms(ProoflineConfig config) {
         Optional<String> facilitator = Settings.PAYMENT_FACILITATOR_URL.valueIn(config);

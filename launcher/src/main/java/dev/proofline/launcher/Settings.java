@@ -175,6 +175,13 @@ public final class Settings {
             1,
             100_000,
             "MCP requests and streams one instance holds open at once; more get 503 server_busy");
+    public static final Setting<Integer> MCP_MAX_SESSIONS = Setting.integer(
+            "mcp.max.sessions",
+            10_000,
+            1,
+            10_000_000,
+            "MCP sessions one instance keeps at once (each until deleted or idle 5-10 minutes); an initialize"
+                    + " past it gets 503 server_busy");
 
     public static final Setting<String> TOPICS_CALLERS = Setting.optionalText(
             "topics.callers",
@@ -264,6 +271,7 @@ public final class Settings {
             FEED_MAX_CLIENTS,
             FEED_MAX_CONNECTED,
             MCP_MAX_CONNECTIONS,
+            MCP_MAX_SESSIONS,
             TRUSTED_PROXIES,
             CORS_ORIGINS,
             ALLOWANCE_PER_DAY,

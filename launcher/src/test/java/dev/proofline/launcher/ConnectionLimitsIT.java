@@ -42,7 +42,9 @@ class ConnectionLimitsIT {
     static void start() throws Exception {
         kafka = TestKafka.start(tmp.resolve("broker"));
         node = TestNodes.start(
-                kafka.bootstrapServers(), tmp, Map.of("http.feed.max.clients", "2", "mcp.max.connections", "1"));
+                kafka.bootstrapServers(),
+                tmp,
+                Map.of("http.feed.max.clients", "2", "mcp.max.connections", "1", "mcp.max.sessions", "2"));
     }
 
     @AfterAll
@@ -173,6 +175,44 @@ class ConnectionLimitsIT {
         JsonNode answer = StrictJson.parse(raw.substring(raw.indexOf("\r\n\r\n") + 4));
         assertEquals(7, answer.get("id").asInt(), raw);
         assertEquals(-32602, answer.path("error").path("code").asInt(), raw);
+    }
+
+    @Test
+    void oneMcpSessionTooManyIsServerBusyUntilOneIsDeleted() throws Exception {
+        String mcp = node.httpUrl() + "/mcp";
+        HttpRequest initialize = HttpRequest.newBuilder(URI.create(mcp))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                        + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                        + "\"clientInfo\":{\"name\":\"sessions-test\",\"version\":\"1\"}}}"))
+                .build();
+        List<String> open = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            HttpResponse<String> opened = http.send(initialize, HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, opened.statusCode(), opened.body());
+            open.add(opened.headers().firstValue("Mcp-Session-Id").orElseThrow());
+        }
+        assertBusy(http.send(initialize, HttpResponse.BodyHandlers.ofString()));
+        for (String session : open) {
+            HttpResponse<String> deleted = http.send(
+                    HttpRequest.newBuilder(URI.create(mcp))
+                            .header("Mcp-Session-Id", session)
+                            .DELETE()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(deleted.statusCode() < 300, deleted.statusCode() + " " + deleted.body());
+        }
+        HttpResponse<String> again = http.send(initialize, HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, again.statusCode(), again.body());
+        http.send(
+                HttpRequest.newBuilder(URI.create(mcp))
+                        .header(
+                                "Mcp-Session-Id",
+                                again.headers().firstValue("Mcp-Session-Id").orElseThrow())
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** The uniform document with this code, whose status is the HTTP status it came with. */

@@ -23,6 +23,7 @@ import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityVa
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.DispatcherType;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +48,15 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
     static final String RESOURCE = "mcp://tool/verify_schema";
 
     private final HttpServletStreamableServerTransportProvider transport;
+    /**
+     * How often the SDK closes sessions idle since its last sweep (its default is 30 minutes): an idle
+     * session lives one to two of these, so a client that went quiet holds a slot for at most ten.
+     */
+    static final Duration SESSION_SWEEP = Duration.ofMinutes(5);
+
     private final McpSyncServer server;
     private final int maxConnections;
+    private final McpSessions sessions;
 
     public McpEndpoint(
             VerificationFrontDoor verification,
@@ -57,10 +65,13 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             String version,
             List<String> allowedOrigins,
             List<String> allowedHosts,
-            int maxConnections) {
+            int maxConnections,
+            int maxSessions) {
         this.maxConnections = maxConnections;
+        this.sessions = new McpSessions(maxSessions, SESSION_SWEEP.multipliedBy(2));
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(PATH)
+                .sessionSweepInterval(SESSION_SWEEP)
                 // The access filter has already said who is calling; each tool call takes it from here.
                 .contextExtractor(request -> McpTransportContext.create(Map.of(CALLER, RequestCaller.of(request))))
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
@@ -91,6 +102,9 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             FilterHolder errors = new FilterHolder(new McpTransportErrors());
             errors.setAsyncSupported(true);
             context.addFilter(errors, PATH, EnumSet.of(DispatcherType.REQUEST));
+            FilterHolder sessionLimit = new FilterHolder(new McpSessionLimit(sessions));
+            sessionLimit.setAsyncSupported(true);
+            context.addFilter(sessionLimit, PATH, EnumSet.of(DispatcherType.REQUEST));
         });
     }
 
