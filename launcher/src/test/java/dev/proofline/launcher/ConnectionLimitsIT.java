@@ -248,7 +248,29 @@ class ConnectionLimitsIT {
                 assertEquals(200, stream.statusCode());
                 open.add(stream.body());
             }
-            assertBusy(http.send(feed, HttpResponse.BodyHandlers.ofString()));
+            // The server counts a feed once its stream handler runs, a moment after the client has
+            // its 200: a probe racing that moment is taken as a third stream, so it is closed and
+            // the probe asked again until the count has caught up.
+            HttpResponse<InputStream> refused = null;
+            for (int attempt = 0; attempt < 20 && refused == null; attempt++) {
+                HttpResponse<InputStream> probe = http.sendAsync(feed, HttpResponse.BodyHandlers.ofInputStream())
+                        .get(10, TimeUnit.SECONDS);
+                if (probe.statusCode() == 200) {
+                    probe.body().close();
+                    Thread.sleep(100);
+                } else {
+                    refused = probe;
+                }
+            }
+            assertTrue(refused != null, "every probe was taken as a third feed");
+            try (InputStream body = refused.body()) {
+                assertEquals(503, refused.statusCode());
+                assertEquals(
+                        "server_busy",
+                        StrictJson.parse(new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+                                .get("code")
+                                .asString());
+            }
 
             String mcp = node.httpUrl() + "/mcp";
             HttpRequest initialize = HttpRequest.newBuilder(URI.create(mcp))
