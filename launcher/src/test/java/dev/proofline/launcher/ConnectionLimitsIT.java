@@ -180,13 +180,7 @@ class ConnectionLimitsIT {
     @Test
     void oneMcpSessionTooManyIsServerBusyUntilOneIsDeleted() throws Exception {
         String mcp = node.httpUrl() + "/mcp";
-        HttpRequest initialize = HttpRequest.newBuilder(URI.create(mcp))
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                        + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                        + "\"clientInfo\":{\"name\":\"sessions-test\",\"version\":\"1\"}}}"))
-                .build();
+        HttpRequest initialize = initialize(mcp, "sessions-test");
         List<String> open = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             HttpResponse<String> opened = http.send(initialize, HttpResponse.BodyHandlers.ofString());
@@ -221,6 +215,17 @@ class ConnectionLimitsIT {
         JsonNode error = StrictJson.parse(body);
         assertEquals(code, error.get("code").asString(), body);
         assertEquals(httpStatus, error.get("status").asInt(), body);
+    }
+
+    /** An MCP initialize, which opens a session, from a client of this name. */
+    private static HttpRequest initialize(String mcp, String client) {
+        return HttpRequest.newBuilder(URI.create(mcp))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                        + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                        + "\"clientInfo\":{\"name\":\"" + client + "\",\"version\":\"1\"}}}"))
+                .build();
     }
 
     /** One request written as given, the whole answer read back. */
@@ -273,13 +278,7 @@ class ConnectionLimitsIT {
             }
 
             String mcp = node.httpUrl() + "/mcp";
-            HttpRequest initialize = HttpRequest.newBuilder(URI.create(mcp))
-                    .header("Content-Type", "application/json")
-                    .header("Accept", "application/json, text/event-stream")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                            + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                            + "\"clientInfo\":{\"name\":\"limits-test\",\"version\":\"1\"}}}"))
-                    .build();
+            HttpRequest initialize = initialize(mcp, "limits-test");
             HttpResponse<String> first = http.send(initialize, HttpResponse.BodyHandlers.ofString());
             assertEquals(200, first.statusCode(), first.body());
             String session = first.headers().firstValue("Mcp-Session-Id").orElseThrow();

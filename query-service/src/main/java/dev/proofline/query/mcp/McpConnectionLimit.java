@@ -31,12 +31,7 @@ final class McpConnectionLimit implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         if (!slots.tryAcquire()) {
-            HttpServletResponse http = (HttpServletResponse) response;
-            ErrorDocument busy = ErrorDocument.serverBusy();
-            http.setStatus(busy.code().status());
-            http.setHeader("Retry-After", Integer.toString(busy.code().retryAfterSeconds()));
-            http.setContentType("application/json");
-            http.getOutputStream().write(busy.toJson().toString().getBytes(StandardCharsets.UTF_8));
+            refuseBusy((HttpServletResponse) response);
             return;
         }
         AtomicBoolean released = new AtomicBoolean();
@@ -54,6 +49,15 @@ final class McpConnectionLimit implements Filter {
                 release.run();
             }
         }
+    }
+
+    /** 503 {@code server_busy} with Retry-After: what every MCP limit answers once it is reached. */
+    static void refuseBusy(HttpServletResponse http) throws IOException {
+        ErrorDocument busy = ErrorDocument.serverBusy();
+        http.setStatus(busy.code().status());
+        http.setHeader("Retry-After", Integer.toString(busy.code().retryAfterSeconds()));
+        http.setContentType("application/json");
+        http.getOutputStream().write(busy.toJson().toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** Frees the slot once the asynchronous stream ends, however it ends. */

@@ -1,6 +1,5 @@
 package dev.proofline.query.mcp;
 
-import dev.proofline.contract.ErrorDocument;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -9,7 +8,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * At most so many MCP sessions at once. Each costs memory until it is deleted or the SDK sweeps it
@@ -34,11 +32,7 @@ final class McpSessionLimit implements Filter {
         String named = http.getHeader(SESSION_HEADER);
         long now = System.nanoTime();
         if (named == null && "POST".equals(http.getMethod()) && sessions.full(now)) {
-            ErrorDocument busy = ErrorDocument.serverBusy();
-            answer.setStatus(busy.code().status());
-            answer.setHeader("Retry-After", Integer.toString(busy.code().retryAfterSeconds()));
-            answer.setContentType("application/json");
-            answer.getOutputStream().write(busy.toJson().toString().getBytes(StandardCharsets.UTF_8));
+            McpConnectionLimit.refuseBusy(answer);
             return;
         }
         if (named != null) {
