@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -264,6 +265,16 @@ class HostileCorpusIT {
      */
     @Test
     void kafkaHeadersNoReceiptCouldCarryAndForeignReceiptsAreNotFatal() throws Exception {
+        HttpResponse<InputStream> feed = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + "/feed/receipts"))
+                                .header("Accept", "text/event-stream")
+                                .header(
+                                        "Authorization",
+                                        "Bearer " + node.operatorToken().orElseThrow())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, feed.statusCode());
         try (KafkaProducer<byte[], byte[]> foreign = new KafkaProducer<>(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 new ByteArraySerializer(),
@@ -275,6 +286,16 @@ class HostileCorpusIT {
                             .get(60, TimeUnit.SECONDS);
                 }
             }
+        }
+        try (InputStream events = feed.body()) {
+            Thread.sleep(1_500); // a few of the feed's ticks, which see the foreign bytes first
+            String verified = assertStillVerifies("hostile-feed-agent")
+                    .get("verification_id")
+                    .asString();
+            assertTrue(
+                    CompletableFuture.supplyAsync(() -> feedShows(events, verified))
+                            .get(30, TimeUnit.SECONDS),
+                    "the live feed goes on after bytes that are no receipt");
         }
         byte[] request = Files.readAllBytes(Conformance.file("requests/invoice-final.json"));
         byte[] tooLong = ("too-long-" + "c".repeat(700_000)).getBytes(StandardCharsets.UTF_8);
@@ -413,14 +434,39 @@ class HostileCorpusIT {
 
     /** After all of it, a good request still gets a signed receipt. */
     private static void assertStillVerifies() throws Exception {
+        assertStillVerifies("test-seller-invoice-agent");
+    }
+
+    /** The same for {@code agent}; returns the receipt. */
+    private static JsonNode assertStillVerifies(String agent) throws Exception {
+        String request = Files.readString(Conformance.file("requests/invoice-final.json"))
+                .replace("\"test-seller-invoice-agent\"", StrictJson.MAPPER.writeValueAsString(agent));
         HttpResponse<String> good = HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
-                                .POST(HttpRequest.BodyPublishers.ofFile(
-                                        Conformance.file("requests/invoice-final.json")))
+                                .POST(HttpRequest.BodyPublishers.ofString(request))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertEquals(200, good.statusCode(), good.body());
-        assertEquals("pass", StrictJson.parse(good.body()).get("result").asString());
+        JsonNode receipt = StrictJson.parse(good.body());
+        assertEquals("pass", receipt.get("result").asString());
+        assertEquals(agent, receipt.get("agent_id").asString());
+        return receipt;
+    }
+
+    /** Reads server-sent events until one carries {@code verificationId}; false if the stream ends. */
+    private static boolean feedShows(InputStream events, String verificationId) {
+        try {
+            java.io.BufferedReader lines =
+                    new java.io.BufferedReader(new java.io.InputStreamReader(events, StandardCharsets.UTF_8));
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.startsWith("data:") && line.contains(verificationId)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
