@@ -11,7 +11,9 @@ import dev.proofline.contract.ErrorCode;
 import dev.proofline.contract.Headers;
 import dev.proofline.contract.Topics;
 import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
+import dev.proofline.schemas.SchemaRegistryException;
 import dev.proofline.schemas.avro.Receipt;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -30,6 +32,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -279,8 +282,10 @@ class HostileCorpusIT {
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            for (byte[] notAReceipt :
-                    List.of("not avro".getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0, 0, 1, 9, 9})) {
+            for (byte[] notAReceipt : List.of(
+                    "not avro".getBytes(StandardCharsets.UTF_8),
+                    new byte[] {0, 0, 0, 0, 1, 9, 9},
+                    new byte[] {0, 0x7f, 0x7f, 0x7f, 0x7f, 9, 9})) { // a schema id nobody registered
                 for (int partition = 0; partition < 3; partition++) {
                     foreign.send(new ProducerRecord<>(Topics.DEFAULT_RECEIPTS, partition, null, notAReceipt))
                             .get(60, TimeUnit.SECONDS);
@@ -325,6 +330,54 @@ class HostileCorpusIT {
         assertEquals(List.of("dead-letter:invalid_request"), outcomes.get(badName), "a correlation id not UTF-8");
         assertEquals(List.of("receipt:pass"), outcomes.get(okName), "the request after them");
         assertStillVerifies();
+    }
+
+    /**
+     * What makes "schema not found" proof of a foreign record: the embedded registry finds an id
+     * another instance registered after it started (each instance keeps its own copy of the
+     * registry's topic), and only an id nobody registered is 40403.
+     */
+    @Test
+    void theEmbeddedRegistryFindsIdsRegisteredSinceItStartedAndOnlyThenSaysNotFound() throws Exception {
+        try (RegistryStore other = RegistryStore.open(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), Optional.empty())) {
+            String later = "{\"type\":\"record\",\"name\":\"Later\",\"fields\":[{\"name\":\"x\",\"type\":\"string\"}]}";
+            HttpResponse<String> registered = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(
+                                            URI.create(node.httpUrl() + "/subjects/hostile-later-value/versions"))
+                                    .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(StrictJson.MAPPER
+                                            .createObjectNode()
+                                            .put("schema", later)
+                                            .toString()))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, registered.statusCode(), registered.body());
+            int laterId = StrictJson.parse(registered.body()).get("id").asInt();
+            assertEquals(
+                    "Later", other.schemaById(laterId).getName(), "registered by the node after this store started");
+
+            // And the other way: an id this store gives out is not one the node gave out, and the node finds it.
+            int otherId = other.register(
+                    "hostile-other-value",
+                    org.apache.avro.SchemaBuilder.record("Other")
+                            .fields()
+                            .requiredLong("y")
+                            .endRecord());
+            assertTrue(otherId != laterId, "one id for two schemas");
+            HttpResponse<String> found = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(node.httpUrl() + "/schemas/ids/" + otherId))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, found.statusCode(), found.body());
+            assertTrue(found.body().contains("Other"), found.body());
+
+            SchemaRegistryException unknown = org.junit.jupiter.api.Assertions.assertThrows(
+                    SchemaRegistryException.class, () -> other.schemaById(0x7f7f7f7f));
+            assertEquals(40403, unknown.errorCode());
+        }
     }
 
     /** Every receipt and dead letter carrying a corpus correlation id, read committed, until all are in. */

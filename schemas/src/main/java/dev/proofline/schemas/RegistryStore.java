@@ -34,12 +34,17 @@ import tools.jackson.databind.json.JsonMapper;
  * at start so ids survive restarts. Compatibility is BACKWARD, checked with Avro's own
  * {@link SchemaCompatibility}. A schema registered again gets its existing id.
  *
- * <p>One writer at a time: it serves the embedded single-broker default. Scaled-out deployments use
- * a real Confluent-compatible registry through {@link RestSchemaRegistryClient}.
+ * <p>An id or subject registered by another instance since this one started is read from the topic
+ * when this one registers or meets an id it does not know, so "not found" for an id is final: the
+ * topic has no such id. Two instances registering at the same moment may still clash: it serves the
+ * embedded default, and scaled-out deployments may use a Confluent-compatible registry through
+ * {@link RestSchemaRegistryClient}.
  */
 public final class RegistryStore implements SchemaRegistryClient, AutoCloseable {
     public static final String TOPIC = "_proofline_schemas";
     public static final String COMPATIBILITY = "BACKWARD";
+    private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** One registered version of a subject. */
@@ -48,9 +53,12 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private final Map<String, List<Version>> subjects = new TreeMap<>();
     private final Map<Integer, String> schemaById = new HashMap<>();
     private final KafkaProducer<String, String> producer;
+    /** Reads the topic: all of it at start, then what was written since whenever an id is unknown. */
+    private final KafkaConsumer<String, String> reader;
 
-    private RegistryStore(KafkaProducer<String, String> producer) {
+    private RegistryStore(KafkaProducer<String, String> producer, KafkaConsumer<String, String> reader) {
         this.producer = producer;
+        this.reader = reader;
     }
 
     /** Creates the topic if needed and replays it. {@code client} holds bootstrap servers and the like. */
@@ -79,32 +87,42 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         Map<String, Object> producerConfig = new HashMap<>(client);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        RegistryStore store =
-                new RegistryStore(new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer()));
-        store.replay(client);
+        Map<String, Object> readerConfig = new HashMap<>(client);
+        readerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        readerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        readerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        KafkaConsumer<String, String> reader =
+                new KafkaConsumer<>(readerConfig, new StringDeserializer(), new StringDeserializer());
+        reader.assign(List.of(PARTITION));
+        reader.seekToBeginning(List.of(PARTITION));
+        RegistryStore store = new RegistryStore(
+                new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer()), reader);
+        try {
+            store.catchUp();
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
         return store;
     }
 
-    private void replay(Map<String, Object> client) {
-        Map<String, Object> config = new HashMap<>(client);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        TopicPartition partition = new TopicPartition(TOPIC, 0);
-        try (KafkaConsumer<String, String> consumer =
-                new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
-            while (consumer.position(partition) < end) {
-                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.value() != null) {
-                        JsonNode v = JSON.readTree(record.value());
-                        remember(new Version(
-                                v.get("subject").asString(),
-                                v.get("version").asInt(),
-                                v.get("id").asInt(),
-                                v.get("schema").asString()));
-                    }
+    /** Reads the topic up to its end as it is now. */
+    private synchronized void catchUp() {
+        long end = reader.endOffsets(List.of(PARTITION)).get(PARTITION);
+        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
+        while (reader.position(PARTITION) < end) {
+            if (System.nanoTime() > deadline) {
+                throw new org.apache.kafka.common.errors.TimeoutException(
+                        TOPIC + " not read to its end within " + CATCH_UP_TIMEOUT.toSeconds() + " s");
+            }
+            for (ConsumerRecord<String, String> record : reader.poll(Duration.ofMillis(200))) {
+                if (record.value() != null) {
+                    JsonNode v = JSON.readTree(record.value());
+                    remember(new Version(
+                            v.get("subject").asString(),
+                            v.get("version").asInt(),
+                            v.get("id").asInt(),
+                            v.get("schema").asString()));
                 }
             }
         }
@@ -112,6 +130,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     public synchronized Version register(String subject, String schemaText) {
         Schema schema = parse(schemaText);
+        catchUpOrRefuse(); // versions and ids another instance registered since are taken, not reused
         String canonical = schema.toString();
         List<Version> versions = subjects.getOrDefault(subject, List.of());
         for (Version v : versions) {
@@ -192,12 +211,29 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         throw new SchemaRegistryException(40402, "Version " + version + " not found.");
     }
 
+    /**
+     * The schema with this id. An id not known here is looked for in what was written to the topic
+     * since (another instance may have registered it), so "not found" means the topic has no such id.
+     */
     public synchronized String schemaText(int id) {
         String schema = schemaById.get(id);
+        if (schema == null) {
+            catchUpOrRefuse();
+            schema = schemaById.get(id);
+        }
         if (schema == null) {
             throw new SchemaRegistryException(40403, "Schema " + id + " not found");
         }
         return schema;
+    }
+
+    /** {@link #catchUp()}, or a registry error that says the answer is not known now (50002). */
+    private void catchUpOrRefuse() {
+        try {
+            catchUp();
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new SchemaRegistryException(50002, "the registry's topic cannot be read now");
+        }
     }
 
     @Override
@@ -211,8 +247,9 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         producer.close(Duration.ofSeconds(5));
+        reader.close(Duration.ofSeconds(2));
     }
 
     private void remember(Version v) {

@@ -22,6 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
 public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final int SCHEMA_NOT_FOUND = 40403;
+    private static final Duration NOT_FOUND_RECHECK = Duration.ofSeconds(1);
 
     private final String baseUrl;
     private final HttpClient http =
@@ -48,11 +50,34 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
 
     @Override
     public Schema schemaById(int id) {
-        return byId.computeIfAbsent(id, i -> {
-            JsonNode answer =
-                    call(HttpRequest.newBuilder(uri("/schemas/ids/" + i)).GET());
-            return new Schema.Parser().parse(answer.get("schema").asString());
-        });
+        return byId.computeIfAbsent(id, this::fetch);
+    }
+
+    /**
+     * A registry of several nodes may answer "not found" from a node that has not yet read what its
+     * leader just stored, so that answer is final only when given twice, a moment apart: callers
+     * take it as proof that a record is not Proofline's.
+     */
+    private Schema fetch(int id) {
+        try {
+            return fetchOnce(id);
+        } catch (SchemaRegistryException e) {
+            if (e.errorCode() != SCHEMA_NOT_FOUND) {
+                throw e;
+            }
+            try {
+                Thread.sleep(NOT_FOUND_RECHECK.toMillis());
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new SchemaRegistryException(50003, "interrupted calling the schema registry");
+            }
+            return fetchOnce(id);
+        }
+    }
+
+    private Schema fetchOnce(int id) {
+        JsonNode answer = call(HttpRequest.newBuilder(uri("/schemas/ids/" + id)).GET());
+        return new Schema.Parser().parse(answer.get("schema").asString());
     }
 
     private JsonNode call(HttpRequest.Builder request) {

@@ -20,6 +20,10 @@ public final class InMemorySchemaRegistry implements SchemaRegistryClient {
 
     @Override
     public synchronized Schema schemaById(int id) {
-        return schemas.get(id);
+        Schema schema = schemas.get(id);
+        if (schema == null) {
+            throw new SchemaRegistryException(40403, "Schema " + id + " not found");
+        }
+        return schema;
     }
 }

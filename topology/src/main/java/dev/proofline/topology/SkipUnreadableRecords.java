@@ -16,15 +16,18 @@ import org.slf4j.LoggerFactory;
  * never come here: the input topic is read as bytes, and every request ends as a receipt or a dead
  * letter.
  *
- * <p>A schema the registry cannot give is not proof of a foreign record: the registry may be
- * unreachable, or the schema may be newer than this instance (another instance of a newer version
- * registered it during a rolling upgrade). That still fails, so Streams retries the record (the
- * thread is replaced) instead of dropping a receipt it could read later.
+ * <p>A schema id the registry does not have (40403) is foreign too: the embedded registry looks for
+ * an unknown id in its topic before it says so, and a Confluent registry stores a schema before it
+ * gives out its id. Any other registry failure is not proof of a foreign record: the registry may
+ * be unreachable, or its topic unreadable for a moment. That fails, so Streams retries the record
+ * (the thread is replaced) instead of dropping a receipt it could read later.
  *
  * <p>Every Proofline topology's {@code deserialization.exception.handler}.
  */
 public final class SkipUnreadableRecords implements DeserializationExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(SkipUnreadableRecords.class);
+    /** Confluent's "schema not found". */
+    private static final int SCHEMA_NOT_FOUND = 40403;
 
     @Override
     public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception e) {
@@ -37,19 +40,31 @@ public final class SkipUnreadableRecords implements DeserializationExceptionHand
                 context.topic(),
                 context.partition(),
                 context.offset(),
-                e.getClass().getSimpleName());
+                unknownSchema(e)
+                        ? "a schema id the registry does not have"
+                        : e.getClass().getSimpleName());
         return Response.resume();
     }
 
     /** Whether the registry, not the bytes, may be why the record could not be read. */
     static boolean registryFailed(Throwable e) {
+        SchemaRegistryException registry = registryException(e);
+        return registry != null && registry.errorCode() != SCHEMA_NOT_FOUND;
+    }
+
+    private static boolean unknownSchema(Throwable e) {
+        SchemaRegistryException registry = registryException(e);
+        return registry != null && registry.errorCode() == SCHEMA_NOT_FOUND;
+    }
+
+    private static SchemaRegistryException registryException(Throwable e) {
         Throwable cause = e;
         for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
-            if (cause instanceof SchemaRegistryException) {
-                return true;
+            if (cause instanceof SchemaRegistryException registry) {
+                return registry;
             }
         }
-        return false;
+        return null;
     }
 
     @Override
