@@ -339,6 +339,16 @@ class HostileCorpusIT {
      */
     @Test
     void theEmbeddedRegistryFindsIdsRegisteredSinceItStartedAndOnlyThenSaysNotFound() throws Exception {
+        // Records on the registry's topic that no registry wrote stop neither a start nor a lookup.
+        try (KafkaProducer<String, String> foreign = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.StringSerializer())) {
+            for (String notAVersion : List.of("not json", "{\"subject\": 1}", "[]")) {
+                foreign.send(new ProducerRecord<>(RegistryStore.TOPIC, "foreign", notAVersion))
+                        .get(60, TimeUnit.SECONDS);
+            }
+        }
         try (RegistryStore other = RegistryStore.open(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), Optional.empty())) {
             String later = "{\"type\":\"record\",\"name\":\"Later\",\"fields\":[{\"name\":\"x\",\"type\":\"string\"}]}";

@@ -25,6 +25,8 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -46,6 +48,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryStore.class);
 
     /** One registered version of a subject. */
     public record Version(String subject, int version, int id, String schema) {}
@@ -117,12 +120,17 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             }
             for (ConsumerRecord<String, String> record : reader.poll(Duration.ofMillis(200))) {
                 if (record.value() != null) {
-                    JsonNode v = JSON.readTree(record.value());
-                    remember(new Version(
-                            v.get("subject").asString(),
-                            v.get("version").asInt(),
-                            v.get("id").asInt(),
-                            v.get("schema").asString()));
+                    try {
+                        JsonNode v = JSON.readTree(record.value());
+                        remember(new Version(
+                                v.get("subject").asString(),
+                                v.get("version").asInt(),
+                                v.get("id").asInt(),
+                                v.get("schema").asString()));
+                    } catch (RuntimeException e) {
+                        // Not one this store wrote: skipped, so it can stop neither a start nor a lookup.
+                        LOG.warn("ignored an unreadable record at {}-0@{}", TOPIC, record.offset());
+                    }
                 }
             }
         }
