@@ -2,11 +2,9 @@ package dev.proofline.access;
 
 import dev.proofline.attestor.DeploymentSecret;
 import dev.proofline.attestor.Sha256;
+import dev.proofline.contract.KeyedHmac;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -20,22 +18,12 @@ import org.apache.kafka.common.header.Headers;
 public final class SubmitterStamp {
     private static final byte[] NO_BODY = new byte[0];
 
-    // Every REST request is stamped and every request record checked: each thread keeps one Mac,
-    // keyed once, since looking one up and keying it costs more than the MAC itself.
-    private final ThreadLocal<Mac> macs;
+    // Every REST request is stamped and every request record checked.
+    private final KeyedHmac hmac;
     private final AtomicLong forged = new AtomicLong();
 
     public SubmitterStamp(DeploymentSecret secret) {
-        SecretKeySpec key = new SecretKeySpec(secret.keyFor("submitter"), "HmacSHA256");
-        this.macs = ThreadLocal.withInitial(() -> {
-            try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(key);
-                return mac;
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("every Java runtime has HmacSHA256", e);
-            }
-        });
+        this.hmac = new KeyedHmac(secret.keyFor("submitter"));
     }
 
     public void stamp(Headers headers, Submitter submitter, byte[] body) {
@@ -73,6 +61,6 @@ public final class SubmitterStamp {
         System.arraycopy(name, 0, message, 0, name.length);
         message[name.length] = '\n';
         System.arraycopy(digest, 0, message, name.length + 1, digest.length);
-        return macs.get().doFinal(message); // doFinal leaves the Mac ready for the next message
+        return hmac.of(message);
     }
 }
