@@ -44,6 +44,16 @@ class AllowanceIT {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** Anonymous, from {@code client} as a trusted proxy on loopback names it. */
+    private HttpResponse<String> verifyFrom(ProoflineNode node, String body, String client) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                        .header("X-Forwarded-For", client)
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private HttpResponse<String> get(ProoflineNode node, String path) throws Exception {
         return java.net.http.HttpClient.newHttpClient()
                 .send(
@@ -62,8 +72,15 @@ class AllowanceIT {
         String request = Files.readString(Conformance.file("requests/invoice-final.json"))
                 .replace("test-seller-invoice-agent", "allowance-seller");
         // This deployment also runs no transparency log: none of its routes, nothing in the agent-card.
-        Map<String, String> settings =
-                Map.of("allowance.per.day", "3", "keys.dir", tmp.resolve("keys").toString(), "tlog.enabled", "false");
+        Map<String, String> settings = Map.of(
+                "allowance.per.day",
+                "3",
+                "keys.dir",
+                tmp.resolve("keys").toString(),
+                "tlog.enabled",
+                "false",
+                "http.trusted.proxies",
+                "127.0.0.1,::1");
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
             ProoflineNode a = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("a"), settings);
             try (ProoflineNode b = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("b"), settings)) {
@@ -102,6 +119,14 @@ class AllowanceIT {
                 assertEquals(0, trial.get("remaining_calls_today").asInt());
                 assertEquals("free_trial_exhausted", trial.get("code").asString());
                 assertTrue(trial.get("message").asString().contains("3 free checks for today are used up"));
+
+                // Anonymous IPv6 callers count by their /64: one host holds a whole /64, and could
+                // otherwise take a fresh address for every request.
+                assertEquals("2", remaining(verifyFrom(a, request, "2001:db8:1:2::a")));
+                assertEquals("1", remaining(verifyFrom(a, request, "2001:db8:1:2::b")));
+                assertEquals("0", remaining(verifyFrom(a, request, "2001:db8:1:2:ffff::c")));
+                assertEquals(429, verifyFrom(a, request, "2001:db8:1:2::d").statusCode(), "the same /64");
+                assertEquals("2", remaining(verifyFrom(a, request, "2001:db8:1:3::a")), "another /64");
 
                 // A key with its own allowance, and an operator's key without any.
                 ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -63,8 +63,7 @@ public final class FreeAllowance {
             if (limit == CallerRecord.UNLIMITED) {
                 return new Admission.Decision.Proceed(UnaryOperator.identity());
             }
-            Optional<AllowanceLedger.Reservation> reserved =
-                    ledger.reserve(caller.submitter().id(), limit);
+            Optional<AllowanceLedger.Reservation> reserved = ledger.reserve(allowanceKey(caller), limit);
             if (reserved.isEmpty()) {
                 return usedUp.get();
             }
