@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class CallerRegistry implements CallerKeys, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CallerRegistry.class);
+    /** The key a revocation is also kept under: never a caller's name, which cannot hold '/'. */
+    static final String REVOKED_PREFIX = "revoked/";
 
     private final SignedRecords signed;
     private final Map<String, CallerRecord> byName = new ConcurrentHashMap<>();
@@ -95,6 +97,12 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
 
     /** Writes a key (new, changed or revoked), waits for the cluster to take it, and applies it here. */
     public void put(CallerRecord record) {
+        if (!record.active()) {
+            // Compaction keeps only the last record of each name, so an old "active" record of this
+            // key, written again, would outlive its revocation for every instance started after
+            // that. Kept under a key of its own as well, the revocation is never replaced.
+            write(REVOKED_PREFIX + record.tokenSha256(), record.toJson());
+        }
         write(record.name(), record.toJson());
         apply(record);
     }
@@ -158,7 +166,12 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
             return;
         }
         try {
-            apply(CallerRecord.fromJson(record.value()));
+            CallerRecord caller = CallerRecord.fromJson(record.value());
+            if (record.key().startsWith(REVOKED_PREFIX) && caller.active()) {
+                LOG.warn("ignored a record at {}-0@{}: not a revocation", record.topic(), record.offset());
+                return;
+            }
+            apply(caller);
         } catch (RuntimeException e) {
             LOG.warn("ignored an unreadable record at {}-0@{}: {}", record.topic(), record.offset(), e.getMessage());
         }
