@@ -88,9 +88,7 @@ final class CallerCommand implements Command {
                                 "%-24s %-9s %-10s %-24s %-8s %s%n",
                                 c.name(),
                                 c.role().label(),
-                                c.allowance() == null
-                                        ? "unlimited"
-                                        : c.allowance().toString(),
+                                allowanceLabel(c.allowance()),
                                 c.createdAt().toString(),
                                 c.active() ? "active" : "revoked",
                                 c.agents().patterns().isEmpty()
@@ -109,6 +107,14 @@ final class CallerCommand implements Command {
             throw new UsageException("needs exactly one NAME");
         }
         return positional.get(1);
+    }
+
+    /** As {@code --allowance} takes it: a number, {@code default} or {@code unlimited}. */
+    static String allowanceLabel(Long allowance) {
+        if (allowance == null) {
+            return "default";
+        }
+        return allowance == CallerRecord.UNLIMITED ? "unlimited" : allowance.toString();
     }
 
     private static Long allowance(String text) {

@@ -72,6 +72,42 @@ class AccessIT {
         }
     }
 
+    /** Writes to {@code to} what compaction would leave of {@code from}: the last record of each key, in order. */
+    private static void copyAsCompacted(String from, String to) throws Exception {
+        Map<String, org.apache.kafka.clients.consumer.ConsumerRecord<String, String>> last = new LinkedHashMap<>();
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<String, String> consumer =
+                new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                        Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                        new org.apache.kafka.common.serialization.StringDeserializer(),
+                        new org.apache.kafka.common.serialization.StringDeserializer())) {
+            org.apache.kafka.common.TopicPartition partition = new org.apache.kafka.common.TopicPartition(from, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            while (consumer.position(partition) < end) {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    last.remove(record.key());
+                    last.put(record.key(), record);
+                }
+            }
+        }
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(to, 1, (short) 1)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringSerializer(),
+                new StringSerializer())) {
+            for (var record : last.values()) {
+                producer.send(new ProducerRecord<>(to, 0, record.key(), record.value(), record.headers()))
+                        .get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     private static int cli(String... words) {
         List<String> args = new ArrayList<>(List.of("caller"));
         args.addAll(List.of(words));
@@ -243,11 +279,23 @@ class AccessIT {
         assertEquals(notThere, notYours);
         HttpResponse<String> own = call("GET", "/receipts/" + byAlice, TOKENS.get("alice"), null);
         assertEquals("no-store", own.headers().firstValue("Cache-Control").orElse(""));
-        assertTrue(call("GET", "/dashboard", null, null)
-                .headers()
-                .firstValue("Content-Security-Policy")
-                .orElse("")
-                .contains("script-src 'self'"));
+        // Pages load their own scripts and styles; data routes allow nothing.
+        for (String page : List.of("/dashboard", "/dashboard/", "/docs", "/docs/", "/docs/index.html")) {
+            HttpResponse<String> served = call("GET", page, null, null);
+            assertEquals(200, served.statusCode(), page);
+            assertTrue(
+                    served.headers()
+                            .firstValue("Content-Security-Policy")
+                            .orElse("")
+                            .contains("script-src 'self'"),
+                    page);
+        }
+        assertEquals(
+                "default-src 'none'; frame-ancestors 'none'",
+                call("GET", "/agents", null, null)
+                        .headers()
+                        .firstValue("Content-Security-Policy")
+                        .orElse(""));
         HttpResponse<String> cors = HTTP.send(
                 HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents"))
                         .header("Origin", "https://elsewhere.example")
@@ -308,6 +356,16 @@ class AccessIT {
                         listed));
         String list = listed.toString(StandardCharsets.UTF_8);
         assertTrue(list.contains("alice") && list.contains("bound-agent-*") && list.contains("revoked"), list);
+        // Allowances read as --allowance takes them: the deployment's default, or no limit.
+        String alice =
+                list.lines().filter(l -> l.startsWith("alice ")).findFirst().orElseThrow();
+        assertTrue(alice.contains(" default "), alice);
+        String operator = list.lines()
+                .filter(l -> l.contains(" operator ") && l.contains("active"))
+                .findFirst()
+                .orElseThrow();
+        assertTrue(operator.contains(" unlimited "), operator);
+        assertFalse(list.contains(Long.toString(Long.MAX_VALUE)), list);
         for (String token : TOKENS.values()) {
             assertTrue(token == null || !list.contains(token), "a token in caller list");
         }
@@ -414,6 +472,18 @@ class AccessIT {
         }
         Thread.sleep(2000);
         assertEquals(401, call("GET", "/health", TOKENS.get("revoked"), null).statusCode(), "revoked stays revoked");
+        // ... also on an instance that starts after compaction kept only the last record of each key,
+        // which for "carol" is now that old "active" one.
+        copyAsCompacted("proofline-callers", "proofline-callers-compacted");
+        try (dev.proofline.access.CallerRegistry fresh = dev.proofline.access.CallerRegistry.open(
+                Map.of(org.apache.kafka.clients.CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                "proofline-callers-compacted",
+                dev.proofline.attestor.DeploymentSecret.open(tmp.resolve("node").resolve("keys")),
+                java.util.Optional.empty(),
+                Map.of())) {
+            assertTrue(fresh.byToken(TOKENS.get("bob")).isPresent(), "the copy holds the active keys");
+            assertTrue(fresh.byToken(TOKENS.get("revoked")).isEmpty(), "a revocation compaction cannot undo");
+        }
         assertEquals(401, call("GET", "/metrics", minted, null).statusCode());
         String scraped = call("GET", "/metrics", TOKENS.get("operator"), null).body();
         assertTrue(scraped.contains("proofline_forged_caller_records_total 1.0"), scraped);

@@ -177,7 +177,10 @@ public final class AccessFilter implements Filter {
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("Referrer-Policy", "no-referrer");
         response.setHeader("X-Frame-Options", "DENY");
-        boolean page = path.equals("/dashboard") || path.startsWith("/dashboard/") || path.equals("/docs");
+        boolean page = path.equals("/dashboard")
+                || path.startsWith("/dashboard/")
+                || path.equals("/docs")
+                || path.startsWith("/docs/");
         response.setHeader("Content-Security-Policy", page ? PAGE_POLICY : DATA_POLICY);
         if (audience != Audience.ANYONE || path.startsWith("/verify/") || path.equals("/mcp")) {
             response.setHeader("Cache-Control", "no-store"); // private: a receipt, a feed, a caller's answer
