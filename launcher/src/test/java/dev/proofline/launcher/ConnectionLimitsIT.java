@@ -150,9 +150,24 @@ class ConnectionLimitsIT {
                         "POST /mcp HTTP/1.1\r\n" + host + "Content-Type: text/plain\r\n"
                                 + "Accept: application/json, text/event-stream\r\nContent-Length: 2\r\n",
                         415,
+                        "invalid_request"),
+                // Against DNS rebinding: another Host, or a page of another Origin.
+                new Refusal(
+                        "POST /mcp HTTP/1.1\r\nHost: rebound.example\r\nConnection: close\r\n"
+                                + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                                + "Content-Length: 2\r\n",
+                        421,
+                        "invalid_request"),
+                new Refusal(
+                        "POST /mcp HTTP/1.1\r\n" + host + "Origin: http://rebound.example\r\n"
+                                + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                                + "Content-Length: 2\r\n",
+                        403,
                         "invalid_request"));
         for (Refusal refusal : refusals) {
-            String raw = raw(node.httpUrl(), refusal.request() + "\r\n" + (refusal.status() == 415 ? "{}" : ""));
+            String raw = raw(
+                    node.httpUrl(),
+                    refusal.request() + "\r\n" + (refusal.request().contains("Content-Length: 2") ? "{}" : ""));
             String what = refusal.request().substring(0, refusal.request().indexOf(' ', 4));
             assertTrue(raw.startsWith("HTTP/1.1 " + refusal.status() + " "), what + " -> " + raw);
             String body = raw.substring(raw.indexOf("\r\n\r\n") + 4);
@@ -160,6 +175,10 @@ class ConnectionLimitsIT {
             assertDocument(refusal.status(), refusal.code(), refusal.status(), body);
             if (refusal.status() == 405) {
                 assertTrue(raw.contains("\r\nAllow: GET, HEAD, POST, DELETE, OPTIONS\r\n"), raw);
+            }
+            if (refusal.status() == 421 || refusal.status() == 403) {
+                String field = refusal.status() == 421 ? "Host" : "Origin";
+                assertEquals(field, StrictJson.parse(body).at("/fields/0/field").asString(), raw);
             }
         }
         // The SDK cannot read arguments that are not an object and would end the stream without an

@@ -94,6 +94,24 @@ final class McpTransportErrors implements Filter {
         return ErrorDocument.invalidRequest(List.of(problem));
     }
 
+    /** The document for a refusal the SDK sent as a bare status: 421 names the Host, 403 the Origin. */
+    static ErrorDocument refusal(int status) {
+        return switch (status) {
+            case 421 ->
+                ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                        "Host",
+                        "is not this deployment's",
+                        "Call the deployment at its own address (its public URL); other hosts are refused, against DNS"
+                                + " rebinding.")));
+            case 403 ->
+                ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                        "Origin",
+                        "is not this deployment's",
+                        "Call /mcp from a page of this deployment, or from a client that sends no Origin.")));
+            default -> document(status, "");
+        };
+    }
+
     /** The JSON-RPC error message inside what the SDK wrote (its exception as JSON), or empty. */
     private static String sdkMessage(String sdkError) {
         try {
@@ -135,6 +153,18 @@ final class McpTransportErrors implements Filter {
             if (held != null) {
                 held.flush();
             }
+        }
+
+        /** The SDK refuses a Host or Origin that is not this deployment's (against DNS rebinding) this way. */
+        @Override
+        public void sendError(int status, String message) throws IOException {
+            sendError(status);
+        }
+
+        @Override
+        public void sendError(int status) throws IOException {
+            this.status = status;
+            send((HttpServletResponse) getResponse(), status, refusal(status));
         }
 
         @Override
