@@ -194,6 +194,31 @@ class ConnectionLimitsIT {
         JsonNode answer = StrictJson.parse(raw.substring(raw.indexOf("\r\n\r\n") + 4));
         assertEquals(7, answer.get("id").asInt(), raw);
         assertEquals(-32602, answer.path("error").path("code").asInt(), raw);
+        // In a session, a JSON null and a response this server never asked for: the SDK failed on both (500).
+        HttpResponse<String> opened =
+                http.send(initialize(node.httpUrl() + "/mcp", "shapes"), HttpResponse.BodyHandlers.ofString());
+        String session = "Mcp-Session-Id: "
+                + opened.headers().firstValue("Mcp-Session-Id").orElseThrow() + "\r\n";
+        for (String notAMessage : List.of("null", "{\"jsonrpc\":\"2.0\",\"id\":14,\"result\":{}}")) {
+            String refused = raw(
+                    node.httpUrl(),
+                    "POST /mcp HTTP/1.1\r\n" + host + session + "Content-Type: application/json\r\n"
+                            + "Accept: application/json, text/event-stream\r\nContent-Length: " + notAMessage.length()
+                            + "\r\n\r\n" + notAMessage);
+            assertTrue(refused.startsWith("HTTP/1.1 400 "), notAMessage + " -> " + refused);
+            String body = refused.substring(refused.indexOf("\r\n\r\n") + 4);
+            assertDocument(400, "invalid_request", 400, body);
+            assertEquals("body", StrictJson.parse(body).at("/fields/0/field").asString(), refused);
+        }
+        // This class's node holds two sessions at most: give this one back.
+        http.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/mcp"))
+                        .header(
+                                "Mcp-Session-Id",
+                                opened.headers().firstValue("Mcp-Session-Id").orElseThrow())
+                        .DELETE()
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
     }
 
     @Test

@@ -43,6 +43,7 @@ final class McpTransportErrors implements Filter {
             send(http, 405, ErrorDocument.methodNotAllowed());
             return;
         }
+        FieldProblem bodyProblem = null;
         if ("POST".equals(((HttpServletRequest) request).getMethod())) {
             ReplayedBody replayed = new ReplayedBody((HttpServletRequest) request);
             JsonNode refusal = ToolCallShape.refusal(replayed.inspected());
@@ -54,8 +55,10 @@ final class McpTransportErrors implements Filter {
                 return;
             }
             request = replayed;
+            // The SDK fails (500) on some bodies that are no message at all: the caller's fault, said so.
+            bodyProblem = replayed.complete() ? MessageShape.problem(MessageShape.parse(replayed.inspected())) : null;
         }
-        DocumentedErrors answer = new DocumentedErrors(http);
+        DocumentedErrors answer = new DocumentedErrors(http, bodyProblem);
         chain.doFilter(request, answer);
         if (!request.isAsyncStarted()) {
             answer.finish(); // an error written but never flushed still goes out as the document
@@ -136,11 +139,14 @@ final class McpTransportErrors implements Filter {
      * the document when the SDK flushes it (which it does at once, possibly on another thread).
      */
     private static final class DocumentedErrors extends HttpServletResponseWrapper {
+        private final FieldProblem bodyProblem;
         private int status = 200;
         private PrintWriter held;
 
-        DocumentedErrors(HttpServletResponse response) {
+        /** @param bodyProblem what is wrong with the body as a JSON-RPC message, or null */
+        DocumentedErrors(HttpServletResponse response, FieldProblem bodyProblem) {
             super(response);
+            this.bodyProblem = bodyProblem;
         }
 
         @Override
@@ -183,7 +189,11 @@ final class McpTransportErrors implements Filter {
                         if (!replaced) {
                             replaced = true;
                             try {
-                                send(real, status, document(status, text.toString()));
+                                if (status >= 500 && bodyProblem != null) {
+                                    send(real, 400, ErrorDocument.invalidRequest(List.of(bodyProblem)));
+                                } else {
+                                    send(real, status, document(status, text.toString()));
+                                }
                             } catch (IOException e) {
                                 setError(); // the client went away: nothing to answer
                             }

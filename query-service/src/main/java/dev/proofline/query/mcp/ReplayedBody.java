@@ -36,6 +36,11 @@ final class ReplayedBody extends HttpServletRequestWrapper {
         return inspected;
     }
 
+    /** Whether {@link #inspected} is the whole body (it is shorter than the most that is held). */
+    boolean complete() {
+        return inspected.length < INSPECTED;
+    }
+
     @Override
     public ServletInputStream getInputStream() {
         return new ServletInputStream() {
