@@ -78,8 +78,13 @@ public record TilePath(int level, long index, int width) {
             return null; // more than a long holds
         }
         long index = 0;
-        for (String part : parts) {
-            index = index * 1000 + Long.parseLong(part.startsWith("x") ? part.substring(1) : part);
+        try {
+            for (String part : parts) {
+                long digits = Long.parseLong(part.startsWith("x") ? part.substring(1) : part);
+                index = Math.addExact(Math.multiplyExact(index, 1000), digits);
+            }
+        } catch (ArithmeticException beyondALong) {
+            return null; // seven elements can write up to 10^21: no tile of this log has such an index
         }
         if (parts.length > 1 && parts[0].equals("x000")) {
             return null; // one index, one path: no leading zero elements
