@@ -209,7 +209,8 @@ public final class CanonicalWriter {
         }
         if (node.isInt() || node.isLong() || node.isShort()) {
             long value = node.longValue();
-            if (Math.abs(value) <= MAX_EXACT_LONG) {
+            if (value >= -MAX_EXACT_LONG
+                    && value <= MAX_EXACT_LONG) { // not Math.abs: it is negative for Long.MIN_VALUE
                 ascii(Long.toString(value));
                 return;
             }

@@ -55,6 +55,15 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void integersBeyondTwoToThe53ArePrintedAsTheDoublesTheyBecomeAtBothEndsOfALong() {
+        // Math.abs(Long.MIN_VALUE) is negative: -2^63 once passed for exact and was printed digit for digit.
+        assertEquals(
+                "[-9223372036854776000,9223372036854776000,-9007199254740992,-9007199254740992,9007199254740992]",
+                canonical("[-9223372036854775808, 9223372036854775807, -9007199254740992, -9007199254740993,"
+                        + " 9007199254740993]"));
+    }
+
+    @Test
     void controlCharactersUseLowercaseUnicodeEscapes() {
         assertEquals("\"\\u001f\\u0000\u007f\u2028\"", canonical("\"\\u001F\\u0000\\u007f\\u2028\""));
     }
