@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.Conformance;
@@ -100,6 +101,26 @@ class ProoflineCliTest {
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys.get(0))));
         String rotated = cli("key", "rotate", "--data-dir", dataDir()).out();
         assertTrue(rotated.contains("\"keyVersion\":\"v2-"), rotated);
+    }
+
+    @Test
+    void keyCommandsUseTheKeyRingUpUsesWhereverKeysDirPutsIt() throws Exception {
+        Path ring = tmp.resolve("elsewhere/keys");
+        String first = cli("key", "public", "--data-dir", dataDir(), "--keys-dir", ring.toString())
+                .out();
+        String rotated = cli("key", "rotate", "--data-dir", dataDir(), "--keys-dir", ring.toString())
+                .out();
+        assertTrue(rotated.contains("\"keyVersion\":\"v2-"), rotated);
+        assertEquals(
+                rotated,
+                cli("key", "public", "--data-dir", dataDir(), "--keys-dir", ring.toString())
+                        .out());
+        try (Stream<Path> files = Files.list(ring)) {
+            assertEquals(2, files.count(), "both keys in the ring keys.dir names");
+        }
+        assertFalse(Files.exists(tmp.resolve("data/keys")), "nothing in <data.dir>/keys");
+        assertTrue(StrictJson.parse(first).get("keyVersion").asString().startsWith("v1-"), first);
+        assertEquals(2, cli("key", "public", "--no-such-setting", "x").exit(), "an unknown setting is a usage error");
     }
 
     @Test
