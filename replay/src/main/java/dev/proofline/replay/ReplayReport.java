@@ -109,7 +109,7 @@ public final class ReplayReport {
         String transition = original.result() + "_to_" + candidate.result();
         total.transitions.merge(transition, 1L, Long::sum);
         tally.transitions.merge(transition, 1L, Long::sum);
-        countForScore(agent, original, candidate, tally);
+        countForScore(r.agentId(), original, candidate, tally); // the real id: null is never scored
         List<String> added = List.of();
         List<String> removed = List.of();
         List<String> changedHashes = new ArrayList<>();

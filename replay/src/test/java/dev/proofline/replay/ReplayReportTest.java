@@ -1,6 +1,7 @@
 package dev.proofline.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.reputation.TrustScore;
@@ -33,6 +34,25 @@ class ReplayReportTest {
 
     private static Replayed replayed(int offset, String agent, Outcome candidate, Map<String, String> asRead) {
         return new Replayed(0, offset, 1000 + offset, new UUID(0, offset), agent, "task-" + offset, candidate, asRead);
+    }
+
+    @Test
+    void receiptsWithoutAnAgentAreListedTogetherButNeverScored() {
+        List<Replayed> replayed = List.of(
+                replayed(0, null, pass(HASHES), HASHES), replayed(1, null, fail(NEW_RULES, "bounds:max"), HASHES));
+        Map<UUID, Outcome> originals = Map.of(new UUID(0, 0), pass(HASHES), new UUID(0, 1), pass(HASHES));
+        JsonNode anonymous = ReplayReport.of(SCOPE, replayed, originals)
+                .toJson()
+                .get("agents")
+                .get(ReplayReport.NO_AGENT);
+        assertEquals(2, anonymous.get("requests").asLong());
+        for (String side : List.of("original", "candidate")) {
+            assertTrue(anonymous.get(side).get("trust_score").isNull(), side);
+            assertEquals(
+                    0,
+                    anonymous.get(side).get("passed").asLong()
+                            + anonymous.get(side).get("failed").asLong());
+        }
     }
 
     @Test
