@@ -4,7 +4,8 @@ import java.util.Base64;
 
 /**
  * A C2SP tlog-checkpoint's text: the origin, the tree size and the root hash, one per line.
- * Extension lines are neither written nor accepted.
+ * Extension lines, which the specification leaves opaque and optional, are never written and are
+ * skipped when read.
  */
 public record Checkpoint(String origin, long size, byte[] root) {
     public Checkpoint {
@@ -26,8 +27,14 @@ public record Checkpoint(String origin, long size, byte[] root) {
     /** Parses a checkpoint's text (the signed note's text, already verified). */
     public static Checkpoint parse(String text) {
         String[] lines = text.split("\n", -1);
-        if (lines.length != 4 || !lines[3].isEmpty()) {
-            throw new IllegalArgumentException("a checkpoint is three lines: origin, size, root hash");
+        if (lines.length < 4 || !lines[lines.length - 1].isEmpty()) {
+            throw new IllegalArgumentException(
+                    "a checkpoint is three lines (origin, size, root hash), then any extension lines");
+        }
+        for (int i = 3; i < lines.length - 1; i++) {
+            if (lines[i].isEmpty()) {
+                throw new IllegalArgumentException("a checkpoint's extension lines are not empty");
+            }
         }
         if (!lines[1].matches("0|[1-9][0-9]{0,18}")) {
             throw new IllegalArgumentException("a checkpoint's size is a decimal without leading zeros");

@@ -42,6 +42,12 @@ class FormatsTest {
         assertThrows(IllegalArgumentException.class, () -> key.verifier().open(other.sign(checkpoint.text())));
         assertThrows(IllegalArgumentException.class, () -> key.verifier().open(note.replace("\n5\n", "\n6\n")));
         assertThrows(IllegalArgumentException.class, () -> Checkpoint.parse("origin\n05\nAAAA\n"));
+        // Extension lines are opaque and optional (tlog-checkpoint): a reader skips them.
+        String extended = checkpoint.text() + "witness-hint 1\nanother extension\n";
+        assertEquals(5, Checkpoint.open(key.sign(extended), key.verifier()).size());
+        assertEquals(checkpoint.text(), Checkpoint.parse(extended).text());
+        assertThrows(IllegalArgumentException.class, () -> Checkpoint.parse(checkpoint.text() + "\n"));
+        assertThrows(IllegalArgumentException.class, () -> Checkpoint.parse("origin\n5\n"));
     }
 
     @Test
@@ -81,7 +87,12 @@ class FormatsTest {
                 "tile/64/000",
                 "tile/0/000.p/010",
                 "tile/8/0/000",
-                "tile/0/001/002")) {
+                "tile/0/001/002",
+                // Beyond a long: 2^64 (would wrap to tile 0), 2^63 (would turn negative), the most seven elements
+                // write.
+                "tile/0/x018/x446/x744/x073/x709/x551/616",
+                "tile/0/x009/x223/x372/x036/x854/x775/808",
+                "tile/0/x999/x999/x999/x999/x999/x999/999")) {
             assertNull(TilePath.parse(bad), bad);
         }
     }
