@@ -64,6 +64,9 @@ public final class ReceiptAssembler {
         }
     }
 
+    /** The most each of the four lists may take as canonical JSON: four of them stay well under 1 MB. */
+    static final long LIST_BYTES = 128 * 1024;
+
     ObjectNode assemble(
             VerificationRequest request,
             UUID verificationId,
@@ -136,12 +139,36 @@ public final class ReceiptAssembler {
 
     private void capped(ObjectNode receipt, String name, List<Finding> findings, Function<Finding, JsonNode> render) {
         ArrayNode list = receipt.putArray(name);
-        int kept = Math.min(findings.size(), settings.listCap());
+        int kept = fitting(findings, Math.min(findings.size(), settings.listCap()));
         for (int i = 0; i < kept; i++) {
             list.add(render.apply(findings.get(i)));
         }
         receipt.put(name + "_total", findings.size());
         receipt.put(name + "_omitted", findings.size() - kept);
+    }
+
+    /**
+     * How many of the first {@code most} findings a list keeps within {@link #LIST_BYTES}. A receipt
+     * must fit in one Kafka record (1 MB by default) and in one signature (AWS-LC signs at most
+     * 1 MiB); findings are short, but their paths repeat the output's keys, which may be 50,000
+     * characters each. Nearly always the quick bound settles it without reading a character.
+     */
+    static int fitting(List<Finding> findings, int most) {
+        long quick = 0;
+        for (int i = 0; i < most; i++) {
+            quick += findings.get(i).quickBound();
+        }
+        if (quick <= LIST_BYTES) {
+            return most;
+        }
+        long used = 0;
+        for (int i = 0; i < most; i++) {
+            used += findings.get(i).encodedBound();
+            if (used > LIST_BYTES) {
+                return i;
+            }
+        }
+        return most;
     }
 
     private static JsonNode errorDetail(Finding f) {

@@ -31,6 +31,35 @@ class PathologicalRequestsTest {
         return error.get("fields").toString();
     }
 
+    /**
+     * JSON keys may be 50,000 characters, and a finding's path, field and detail repeat them: 19 such
+     * keys refused by additionalProperties once made a receipt of 1.9 MB, which AWS-LC would not sign
+     * and Kafka would not take. Each list keeps what fits; the rest is counted as omitted.
+     */
+    @Test
+    void outputKeysAsLongAsJsonAllowsStillGiveAReceiptThatFitsOneKafkaRecord() {
+        for (int length : new int[] {49_000, 4_000, 100}) {
+            String keys = IntStream.range(0, 19)
+                    .mapToObj(i -> "\"k" + i + "\\u0001".repeat(length / 6) + "x".repeat(length - length / 6) + "\":1")
+                    .collect(Collectors.joining(","));
+            ObjectNode receipt = fixture.verify(
+                    request("{\"type\":\"object\",\"additionalProperties\":false}", "{" + keys + "}", ""));
+            assertEquals("fail", receipt.get("result").asString());
+            int size = dev.proofline.attestor.CanonicalJson.toCanonicalBytes(receipt).length;
+            assertTrue(size < 700_000, length + ": a receipt of " + size + " bytes");
+            for (String list : new String[] {"errors", "errors_detail", "hints"}) {
+                assertEquals(
+                        receipt.get(list + "_total").asInt(),
+                        receipt.get(list).size()
+                                + receipt.get(list + "_omitted").asInt(),
+                        list);
+            }
+            if (length == 100) {
+                assertEquals(19, receipt.get("errors").size(), "short enough to keep every entry");
+            }
+        }
+    }
+
     @Test
     void selfReferenceAtTheRootIsRefusedNotEvaluated() {
         assertTrue(problems(refused("{\"$ref\":\"#\"}")).contains("never end"));
