@@ -27,11 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * partitions SIGKILLed mid-stream and restarted; a rolling restart of all three under load; one of
  * two Proofline instances SIGKILLed while a broker is down. Each is counted with a read_committed
  * consumer (every request exactly one receipt or one dead letter) and prints how long processing
- * stalled. {@code -Dproofline.fault.requests=N} scales them (4,000 by default, 12,000 in all: three scenarios on
+ * stalled. {@code -Dproofline.fault.requests=N} scales them (3,000 by default, 9,000 in all: three scenarios on
  * a replicated cluster are the slowest tests of the build, and CI has 20 minutes).
  */
 class ClusterFaultIT {
-    static final int REQUESTS = Integer.getInteger("proofline.fault.requests", 4_000);
+    static final int REQUESTS = Integer.getInteger("proofline.fault.requests", 3_000);
 
     @TempDir
     Path tmp;
