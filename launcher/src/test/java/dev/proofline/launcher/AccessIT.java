@@ -84,7 +84,9 @@ class AccessIT {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition)).get(partition);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (consumer.position(partition) < end) {
+                assertTrue(System.nanoTime() < deadline, from + " not read to its end within 60 s");
                 for (var record : consumer.poll(Duration.ofMillis(200))) {
                     last.remove(record.key());
                     last.put(record.key(), record);

@@ -197,28 +197,31 @@ class ConnectionLimitsIT {
         // In a session, a JSON null and a response this server never asked for: the SDK failed on both (500).
         HttpResponse<String> opened =
                 http.send(initialize(node.httpUrl() + "/mcp", "shapes"), HttpResponse.BodyHandlers.ofString());
-        String session = "Mcp-Session-Id: "
-                + opened.headers().firstValue("Mcp-Session-Id").orElseThrow() + "\r\n";
-        for (String notAMessage : List.of("null", "{\"jsonrpc\":\"2.0\",\"id\":14,\"result\":{}}")) {
-            String refused = raw(
-                    node.httpUrl(),
-                    "POST /mcp HTTP/1.1\r\n" + host + session + "Content-Type: application/json\r\n"
-                            + "Accept: application/json, text/event-stream\r\nContent-Length: " + notAMessage.length()
-                            + "\r\n\r\n" + notAMessage);
-            assertTrue(refused.startsWith("HTTP/1.1 400 "), notAMessage + " -> " + refused);
-            String body = refused.substring(refused.indexOf("\r\n\r\n") + 4);
-            assertDocument(400, "invalid_request", 400, body);
-            assertEquals("body", StrictJson.parse(body).at("/fields/0/field").asString(), refused);
+        String sessionId = opened.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        try {
+            String session = "Mcp-Session-Id: " + sessionId + "\r\n";
+            for (String notAMessage : List.of("null", "{\"jsonrpc\":\"2.0\",\"id\":14,\"result\":{}}")) {
+                String refused = raw(
+                        node.httpUrl(),
+                        "POST /mcp HTTP/1.1\r\n" + host + session + "Content-Type: application/json\r\n"
+                                + "Accept: application/json, text/event-stream\r\nContent-Length: "
+                                + notAMessage.length() + "\r\n\r\n" + notAMessage);
+                assertTrue(refused.startsWith("HTTP/1.1 400 "), notAMessage + " -> " + refused);
+                String body = refused.substring(refused.indexOf("\r\n\r\n") + 4);
+                assertDocument(400, "invalid_request", 400, body);
+                assertEquals(
+                        "body", StrictJson.parse(body).at("/fields/0/field").asString(), refused);
+            }
+        } finally {
+            // This class's node holds two sessions at most: give this one back whatever happened.
+            HttpResponse<Void> deleted = http.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/mcp"))
+                            .header("Mcp-Session-Id", sessionId)
+                            .DELETE()
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+            assertTrue(deleted.statusCode() < 300, "DELETE of the session: " + deleted.statusCode());
         }
-        // This class's node holds two sessions at most: give this one back.
-        http.send(
-                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/mcp"))
-                        .header(
-                                "Mcp-Session-Id",
-                                opened.headers().firstValue("Mcp-Session-Id").orElseThrow())
-                        .DELETE()
-                        .build(),
-                HttpResponse.BodyHandlers.discarding());
     }
 
     @Test

@@ -46,7 +46,13 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     public static final String TOPIC = "_proofline_schemas";
     public static final String COMPATIBILITY = "BACKWARD";
     private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
-    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(60);
+    /** At start the topic is read whole, however long the broker takes to answer (as before). */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** Later, a lookup waits this long at most: callers hold the store's lock meanwhile. */
+    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
+    /** The registry's HTTP route looks in the topic for unknown ids at most this often. */
+    private static final long HTTP_CATCH_UP_NANOS = Duration.ofSeconds(1).toNanos();
+
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Logger LOG = LoggerFactory.getLogger(RegistryStore.class);
 
@@ -58,6 +64,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private final KafkaProducer<String, String> producer;
     /** Reads the topic: all of it at start, then what was written since whenever an id is unknown. */
     private final KafkaConsumer<String, String> reader;
+    /** When the HTTP route last looked in the topic for an unknown id (System.nanoTime; 0: never). */
+    private long lastHttpCatchUp;
 
     private RegistryStore(KafkaProducer<String, String> producer, KafkaConsumer<String, String> reader) {
         this.producer = producer;
@@ -94,14 +102,20 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         readerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
         readerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         readerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<String, String> reader =
-                new KafkaConsumer<>(readerConfig, new StringDeserializer(), new StringDeserializer());
-        reader.assign(List.of(PARTITION));
-        reader.seekToBeginning(List.of(PARTITION));
-        RegistryStore store = new RegistryStore(
-                new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer()), reader);
+        KafkaProducer<String, String> producer =
+                new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
+        KafkaConsumer<String, String> reader;
         try {
-            store.catchUp();
+            reader = new KafkaConsumer<>(readerConfig, new StringDeserializer(), new StringDeserializer());
+        } catch (RuntimeException e) {
+            producer.close(Duration.ZERO);
+            throw e;
+        }
+        RegistryStore store = new RegistryStore(producer, reader);
+        try {
+            reader.assign(List.of(PARTITION));
+            reader.seekToBeginning(List.of(PARTITION));
+            store.catchUp(START_TIMEOUT);
         } catch (RuntimeException e) {
             store.close();
             throw e;
@@ -109,14 +123,14 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         return store;
     }
 
-    /** Reads the topic up to its end as it is now. */
-    private synchronized void catchUp() {
-        long end = reader.endOffsets(List.of(PARTITION)).get(PARTITION);
-        long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
-        while (reader.position(PARTITION) < end) {
+    /** Reads the topic up to its end as it is now, within {@code timeout}. */
+    private synchronized void catchUp(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long end = reader.endOffsets(List.of(PARTITION), timeout).get(PARTITION);
+        while (reader.position(PARTITION, timeout) < end) {
             if (System.nanoTime() > deadline) {
                 throw new org.apache.kafka.common.errors.TimeoutException(
-                        TOPIC + " not read to its end within " + CATCH_UP_TIMEOUT.toSeconds() + " s");
+                        TOPIC + " not read to its end within " + timeout.toSeconds() + " s");
             }
             for (ConsumerRecord<String, String> record : reader.poll(Duration.ofMillis(200))) {
                 if (record.value() != null) {
@@ -187,7 +201,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     }
 
     public synchronized Set<String> subjects() {
-        return subjects.keySet();
+        return new java.util.TreeSet<>(subjects.keySet()); // a copy, sorted: catching up may add subjects meanwhile
     }
 
     public synchronized List<Integer> versions(String subject) {
@@ -220,10 +234,34 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     }
 
     /**
-     * The schema with this id. An id not known here is looked for in what was written to the topic
-     * since (another instance may have registered it), so "not found" means the topic has no such id.
+     * The schema with this id, for the registry's HTTP route. An id not known here is looked for in
+     * what was written to the topic since (another instance may have registered it), at most once a
+     * second: anyone may ask for made-up ids, and each look is a request to the broker.
      */
     public synchronized String schemaText(int id) {
+        String schema = schemaById.get(id);
+        if (schema == null && (lastHttpCatchUp == 0 || System.nanoTime() - lastHttpCatchUp >= HTTP_CATCH_UP_NANOS)) {
+            lastHttpCatchUp = System.nanoTime() | 1; // never 0, which means never
+            catchUpOrRefuse();
+            schema = schemaById.get(id);
+        }
+        if (schema == null) {
+            throw new SchemaRegistryException(40403, "Schema " + id + " not found");
+        }
+        return schema;
+    }
+
+    /**
+     * The schema with this id, for reading records. An id not known here is always looked for in
+     * the topic first, so "not found" (40403) is final: the topic has no such id, and a record
+     * framed with it is not Proofline's.
+     */
+    @Override
+    public Schema schemaById(int id) {
+        return parse(certainSchemaText(id));
+    }
+
+    private synchronized String certainSchemaText(int id) {
         String schema = schemaById.get(id);
         if (schema == null) {
             catchUpOrRefuse();
@@ -235,10 +273,10 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         return schema;
     }
 
-    /** {@link #catchUp()}, or a registry error that says the answer is not known now (50002). */
+    /** {@link #catchUp}, or a registry error that says the answer is not known now (50002). */
     private void catchUpOrRefuse() {
         try {
-            catchUp();
+            catchUp(LOOKUP_TIMEOUT);
         } catch (org.apache.kafka.common.KafkaException e) {
             throw new SchemaRegistryException(50002, "the registry's topic cannot be read now");
         }
@@ -250,19 +288,20 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     }
 
     @Override
-    public Schema schemaById(int id) {
-        return parse(schemaText(id));
-    }
-
-    @Override
     public synchronized void close() {
         producer.close(Duration.ofSeconds(5));
         reader.close(Duration.ofSeconds(2));
     }
 
     private void remember(Version v) {
+        String known = schemaById.get(v.id());
+        if (known != null && !known.equals(v.schema())) {
+            // Two registrations clashed, or someone else wrote the topic: the id keeps its first schema.
+            LOG.warn("ignored a second schema for id {} in {}", v.id(), TOPIC);
+            return;
+        }
         List<Version> versions = subjects.computeIfAbsent(v.subject(), s -> new ArrayList<>());
-        if (versions.size() < v.version()) {
+        if (versions.size() + 1 == v.version()) {
             versions.add(v);
         }
         schemaById.put(v.id(), v.schema());

@@ -22,8 +22,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final int SCHEMA_NOT_FOUND = 40403;
-    private static final Duration NOT_FOUND_RECHECK = Duration.ofSeconds(1);
 
     private final String baseUrl;
     private final HttpClient http =
@@ -53,29 +51,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
         return byId.computeIfAbsent(id, this::fetch);
     }
 
-    /**
-     * A registry of several nodes may answer "not found" from a node that has not yet read what its
-     * leader just stored, so that answer is final only when given twice, a moment apart: callers
-     * take it as proof that a record is not Proofline's.
-     */
     private Schema fetch(int id) {
-        try {
-            return fetchOnce(id);
-        } catch (SchemaRegistryException e) {
-            if (e.errorCode() != SCHEMA_NOT_FOUND) {
-                throw e;
-            }
-            try {
-                Thread.sleep(NOT_FOUND_RECHECK.toMillis());
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new SchemaRegistryException(50003, "interrupted calling the schema registry");
-            }
-            return fetchOnce(id);
-        }
-    }
-
-    private Schema fetchOnce(int id) {
         JsonNode answer = call(HttpRequest.newBuilder(uri("/schemas/ids/" + id)).GET());
         return new Schema.Parser().parse(answer.get("schema").asString());
     }
@@ -88,7 +64,15 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
                             .timeout(Duration.ofSeconds(10))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
-            JsonNode body = JSON.readTree(response.body());
+            JsonNode body;
+            try {
+                body = JSON.readTree(response.body());
+            } catch (tools.jackson.core.JacksonException notJson) {
+                // A proxy's error page, say: the registry did not answer, so nothing is known yet.
+                throw new SchemaRegistryException(
+                        50003,
+                        "schema registry at " + baseUrl + " answered " + response.statusCode() + " without JSON");
+            }
             if (response.statusCode() / 100 != 2) {
                 throw new SchemaRegistryException(
                         body.path("error_code").asInt(response.statusCode() * 100),

@@ -43,7 +43,7 @@ final class McpTransportErrors implements Filter {
             send(http, 405, ErrorDocument.methodNotAllowed());
             return;
         }
-        FieldProblem bodyProblem = null;
+        byte[] body = null;
         if ("POST".equals(((HttpServletRequest) request).getMethod())) {
             ReplayedBody replayed = new ReplayedBody((HttpServletRequest) request);
             JsonNode refusal = ToolCallShape.refusal(replayed.inspected());
@@ -55,10 +55,9 @@ final class McpTransportErrors implements Filter {
                 return;
             }
             request = replayed;
-            // The SDK fails (500) on some bodies that are no message at all: the caller's fault, said so.
-            bodyProblem = replayed.complete() ? MessageShape.problem(MessageShape.parse(replayed.inspected())) : null;
+            body = replayed.complete() ? replayed.inspected() : null;
         }
-        DocumentedErrors answer = new DocumentedErrors(http, bodyProblem);
+        DocumentedErrors answer = new DocumentedErrors(http, body);
         chain.doFilter(request, answer);
         if (!request.isAsyncStarted()) {
             answer.finish(); // an error written but never flushed still goes out as the document
@@ -139,14 +138,22 @@ final class McpTransportErrors implements Filter {
      * the document when the SDK flushes it (which it does at once, possibly on another thread).
      */
     private static final class DocumentedErrors extends HttpServletResponseWrapper {
-        private final FieldProblem bodyProblem;
+        private final byte[] body;
         private int status = 200;
         private PrintWriter held;
 
-        /** @param bodyProblem what is wrong with the body as a JSON-RPC message, or null */
-        DocumentedErrors(HttpServletResponse response, FieldProblem bodyProblem) {
+        /** @param body the whole body of a POST, or null */
+        DocumentedErrors(HttpServletResponse response, byte[] body) {
             super(response);
-            this.bodyProblem = bodyProblem;
+            this.body = body;
+        }
+
+        /**
+         * The SDK fails (500) on some bodies that are no message at all: that is the caller's fault,
+         * said so. Looked at only then, so an answered request's body is parsed once, by the SDK.
+         */
+        private FieldProblem bodyProblem() {
+            return body == null ? null : MessageShape.problem(MessageShape.parse(body));
         }
 
         @Override
@@ -189,7 +196,8 @@ final class McpTransportErrors implements Filter {
                         if (!replaced) {
                             replaced = true;
                             try {
-                                if (status >= 500 && bodyProblem != null) {
+                                FieldProblem bodyProblem = status >= 500 ? bodyProblem() : null;
+                                if (bodyProblem != null) {
                                     send(real, 400, ErrorDocument.invalidRequest(List.of(bodyProblem)));
                                 } else {
                                     send(real, status, document(status, text.toString()));
