@@ -44,6 +44,18 @@ class ClusterFaultIT {
                 Conformance.repoRoot().resolve("launcher/target/proofline.jar"));
     }
 
+    /**
+     * Once a scenario is counted, its brokers are SIGKILLed rather than stopped: three stopped at
+     * once have no controller majority to hand leadership to and wait 10 s each for one.
+     */
+    private static AutoCloseable killedAtTheEnd(BrokerCluster cluster) {
+        return () -> {
+            for (int i = 0; i < cluster.size(); i++) {
+                cluster.kill(i);
+            }
+        };
+    }
+
     private ChildProofline instance(String bootstrap, String name) throws Exception {
         return ChildProofline.sharingWork(tmp, name, bootstrap, "cluster-test");
     }
@@ -51,6 +63,7 @@ class ClusterFaultIT {
     @Test
     void leaderOfTheInputAndReceiptsKilledMidStreamThenRestarted() throws Exception {
         try (BrokerCluster cluster = cluster();
+                AutoCloseable teardown = killedAtTheEnd(cluster);
                 ChildProofline node = instance(cluster.bootstrapServers(), "node")) {
             String bootstrap = cluster.bootstrapServers();
             assertReplicatedThreeTimesTwoInSync(bootstrap);
@@ -78,6 +91,7 @@ class ClusterFaultIT {
     @Test
     void rollingRestartOfAllThreeBrokersUnderLoad() throws Exception {
         try (BrokerCluster cluster = cluster();
+                AutoCloseable teardown = killedAtTheEnd(cluster);
                 ChildProofline node = instance(cluster.bootstrapServers(), "node")) {
             String bootstrap = cluster.bootstrapServers();
             try (FaultHarness.ArrivalWatch watch = new FaultHarness.ArrivalWatch(bootstrap, "r-", REQUESTS)) {
@@ -103,6 +117,7 @@ class ClusterFaultIT {
     @Test
     void oneOfTwoInstancesKilledWhileABrokerIsDown() throws Exception {
         try (BrokerCluster cluster = cluster();
+                AutoCloseable teardown = killedAtTheEnd(cluster);
                 ChildProofline first = instance(cluster.bootstrapServers(), "first");
                 ChildProofline second = instance(cluster.bootstrapServers(), "second")) {
             String bootstrap = cluster.bootstrapServers();
