@@ -72,6 +72,16 @@ class AccessIT {
         }
     }
 
+    /** A registry of this deployment's callers (its secret) read from {@code topic}. */
+    private static dev.proofline.access.CallerRegistry callers(String topic) throws Exception {
+        return dev.proofline.access.CallerRegistry.open(
+                Map.of(org.apache.kafka.clients.CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                topic,
+                dev.proofline.attestor.DeploymentSecret.open(tmp.resolve("node").resolve("keys")),
+                java.util.Optional.empty(),
+                Map.of());
+    }
+
     /** Writes to {@code to} what compaction would leave of {@code from}: the last record of each key, in order. */
     private static void copyAsCompacted(String from, String to) throws Exception {
         Map<String, org.apache.kafka.clients.consumer.ConsumerRecord<String, String>> last = new LinkedHashMap<>();
@@ -456,12 +466,7 @@ class AccessIT {
                     .get(30, TimeUnit.SECONDS);
         }
         // A revocation is for ever: carol's old "active" record, signed and written again, is ignored.
-        try (dev.proofline.access.CallerRegistry replay = dev.proofline.access.CallerRegistry.open(
-                Map.of(org.apache.kafka.clients.CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                "proofline-callers",
-                dev.proofline.attestor.DeploymentSecret.open(tmp.resolve("node").resolve("keys")),
-                java.util.Optional.empty(),
-                Map.of())) {
+        try (dev.proofline.access.CallerRegistry replay = callers("proofline-callers")) {
             dev.proofline.access.CallerRecord carol = replay.named("carol").orElseThrow();
             replay.put(new dev.proofline.access.CallerRecord(
                     carol.name(),
@@ -477,12 +482,7 @@ class AccessIT {
         // ... also on an instance that starts after compaction kept only the last record of each key,
         // which for "carol" is now that old "active" one.
         copyAsCompacted("proofline-callers", "proofline-callers-compacted");
-        try (dev.proofline.access.CallerRegistry fresh = dev.proofline.access.CallerRegistry.open(
-                Map.of(org.apache.kafka.clients.CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                "proofline-callers-compacted",
-                dev.proofline.attestor.DeploymentSecret.open(tmp.resolve("node").resolve("keys")),
-                java.util.Optional.empty(),
-                Map.of())) {
+        try (dev.proofline.access.CallerRegistry fresh = callers("proofline-callers-compacted")) {
             assertTrue(fresh.byToken(TOKENS.get("bob")).isPresent(), "the copy holds the active keys");
             assertTrue(fresh.byToken(TOKENS.get("revoked")).isEmpty(), "a revocation compaction cannot undo");
         }

@@ -239,16 +239,11 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
      * second: anyone may ask for made-up ids, and each look is a request to the broker.
      */
     public synchronized String schemaText(int id) {
-        String schema = schemaById.get(id);
-        if (schema == null && (lastHttpCatchUp == 0 || System.nanoTime() - lastHttpCatchUp >= HTTP_CATCH_UP_NANOS)) {
+        boolean mayLook = lastHttpCatchUp == 0 || System.nanoTime() - lastHttpCatchUp >= HTTP_CATCH_UP_NANOS;
+        if (mayLook && !schemaById.containsKey(id)) {
             lastHttpCatchUp = System.nanoTime() | 1; // never 0, which means never
-            catchUpOrRefuse();
-            schema = schemaById.get(id);
         }
-        if (schema == null) {
-            throw new SchemaRegistryException(40403, "Schema " + id + " not found");
-        }
-        return schema;
+        return find(id, mayLook);
     }
 
     /**
@@ -258,12 +253,13 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
      */
     @Override
     public Schema schemaById(int id) {
-        return parse(certainSchemaText(id));
+        return parse(find(id, true));
     }
 
-    private synchronized String certainSchemaText(int id) {
+    /** A known id's schema; else, when {@code mayLook}, one the topic gained since; else 40403. */
+    private synchronized String find(int id, boolean mayLook) {
         String schema = schemaById.get(id);
-        if (schema == null) {
+        if (schema == null && mayLook) {
             catchUpOrRefuse();
             schema = schemaById.get(id);
         }
