@@ -10,14 +10,19 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,11 +38,20 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterFaultIT {
     static final int REQUESTS = Integer.getInteger("proofline.fault.requests", 3_000);
 
+    /**
+     * One cluster for the three scenarios: starting three broker JVMs takes about 15 s on two cores.
+     * Each scenario starts from all replicas in sync, counts only its own requests (its key prefix),
+     * and its instances share one application id and key ring, so each goes on from where the last
+     * one's committed offsets left the input.
+     */
     @TempDir
-    Path tmp;
+    static Path tmp;
 
-    private BrokerCluster cluster() throws Exception {
-        return BrokerCluster.start(
+    private static BrokerCluster cluster;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = BrokerCluster.start(
                 tmp.resolve("cluster"),
                 "127.0.0.1",
                 3,
@@ -45,15 +59,22 @@ class ClusterFaultIT {
     }
 
     /**
-     * Once a scenario is counted, its brokers are SIGKILLed rather than stopped: three stopped at
-     * once have no controller majority to hand leadership to and wait 10 s each for one.
+     * The brokers are SIGKILLed rather than stopped: three stopped at once have no controller
+     * majority to hand leadership to and wait 10 s each for one.
      */
-    private static AutoCloseable killedAtTheEnd(BrokerCluster cluster) {
-        return () -> {
+    @AfterAll
+    static void killCluster() throws InterruptedException {
+        if (cluster != null) {
             for (int i = 0; i < cluster.size(); i++) {
                 cluster.kill(i);
             }
-        };
+            cluster.close();
+        }
+    }
+
+    @BeforeEach
+    void allReplicasInSync() throws Exception {
+        awaitFullyReplicated(cluster.bootstrapServers(), Duration.ofSeconds(120));
     }
 
     private ChildProofline instance(String bootstrap, String name) throws Exception {
@@ -62,9 +83,7 @@ class ClusterFaultIT {
 
     @Test
     void leaderOfTheInputAndReceiptsKilledMidStreamThenRestarted() throws Exception {
-        try (BrokerCluster cluster = cluster();
-                AutoCloseable teardown = killedAtTheEnd(cluster);
-                ChildProofline node = instance(cluster.bootstrapServers(), "node")) {
+        try (ChildProofline node = instance(cluster.bootstrapServers(), "leader-kill")) {
             String bootstrap = cluster.bootstrapServers();
             assertReplicatedThreeTimesTwoInSync(bootstrap);
             try (FaultHarness.ArrivalWatch watch = new FaultHarness.ArrivalWatch(bootstrap, "l-", REQUESTS)) {
@@ -90,9 +109,7 @@ class ClusterFaultIT {
 
     @Test
     void rollingRestartOfAllThreeBrokersUnderLoad() throws Exception {
-        try (BrokerCluster cluster = cluster();
-                AutoCloseable teardown = killedAtTheEnd(cluster);
-                ChildProofline node = instance(cluster.bootstrapServers(), "node")) {
+        try (ChildProofline node = instance(cluster.bootstrapServers(), "rolling-restart")) {
             String bootstrap = cluster.bootstrapServers();
             try (FaultHarness.ArrivalWatch watch = new FaultHarness.ArrivalWatch(bootstrap, "r-", REQUESTS)) {
                 CompletableFuture<Void> producing =
@@ -116,9 +133,7 @@ class ClusterFaultIT {
 
     @Test
     void oneOfTwoInstancesKilledWhileABrokerIsDown() throws Exception {
-        try (BrokerCluster cluster = cluster();
-                AutoCloseable teardown = killedAtTheEnd(cluster);
-                ChildProofline first = instance(cluster.bootstrapServers(), "first");
+        try (ChildProofline first = instance(cluster.bootstrapServers(), "first");
                 ChildProofline second = instance(cluster.bootstrapServers(), "second")) {
             String bootstrap = cluster.bootstrapServers();
             try (FaultHarness.ArrivalWatch watch = new FaultHarness.ArrivalWatch(bootstrap, "d-", REQUESTS)) {
@@ -209,20 +224,22 @@ class ClusterFaultIT {
         }
     }
 
-    /** Waits until every partition of Proofline's topics has all three replicas in sync again. */
+    /**
+     * Waits until every partition of every topic, Kafka's internal ones included (offsets and
+     * transactions), has all three replicas in sync: no topics yet counts as in sync.
+     */
     private static void awaitFullyReplicated(String bootstrap, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Admin admin = admin(bootstrap)) {
             while (System.nanoTime() < deadline) {
                 try {
-                    boolean full = admin
-                            .describeTopics(List.of(Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS))
-                            .allTopicNames()
-                            .get(10, TimeUnit.SECONDS)
-                            .values()
-                            .stream()
-                            .allMatch(t -> t.partitions().stream()
-                                    .allMatch(p -> p.isr().size() == 3));
+                    Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true))
+                            .names()
+                            .get(10, TimeUnit.SECONDS);
+                    boolean full =
+                            admin.describeTopics(topics).allTopicNames().get(10, TimeUnit.SECONDS).values().stream()
+                                    .allMatch(t -> t.partitions().stream()
+                                            .allMatch(p -> p.isr().size() == 3));
                     if (full) {
                         return;
                     }
