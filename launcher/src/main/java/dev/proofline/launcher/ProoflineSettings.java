@@ -128,16 +128,35 @@ public record ProoflineSettings(
     }
 
     /**
-     * The transparency log: whether it runs, its compacted topic, its origin (empty: the public URL's host followed
-     * by {@code /proofline}) and the longest time between checkpoints.
+     * The transparency log: whether it runs, its compacted topic, its origin (empty: the log's URL prefix without
+     * its scheme, as C2SP tlog-tiles recommends) and the longest time between checkpoints.
      */
     public record TransparencyLogSettings(
             boolean enabled, String topic, Optional<String> origin, Duration checkpointInterval) {
         /** A checkpoint is also signed every this many entries. */
         public static final int CHECKPOINT_EVERY = 1024;
 
+        /**
+         * The configured origin, or the log's URL prefix without scheme or trailing slash: public URL
+         * {@code https://verify.example.com/} serves the log under {@code /tlog/}, so its origin is
+         * {@code verify.example.com/tlog}. The port stays (two deployments on one host differ), user
+         * information never enters it.
+         */
         public String originFor(String publicUrl) {
-            return origin.orElseGet(() -> java.net.URI.create(publicUrl).getHost() + "/proofline");
+            return origin.orElseGet(() -> {
+                java.net.URI url;
+                try {
+                    url = new java.net.URI(publicUrl);
+                } catch (java.net.URISyntaxException e) {
+                    url = null;
+                }
+                if (url == null || url.getHost() == null) {
+                    throw new IllegalArgumentException(
+                            "public.url has no host to name the transparency log by: set public.url or tlog.origin");
+                }
+                String path = url.getRawPath() == null ? "" : url.getRawPath().replaceAll("/+$", "");
+                return url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort()) + path + "/tlog";
+            });
         }
     }
 

@@ -101,8 +101,9 @@ public final class Settings {
                     + " this way)");
     public static final Setting<String> TLOG_ORIGIN = Setting.optionalText(
             "tlog.origin",
-            "<host of public.url>/proofline",
-            "the transparency log's checkpoint origin and key name; its topic is <application.id>-tlog");
+            "public.url without its scheme, then /tlog",
+            "the transparency log's checkpoint origin and key name (C2SP: the log's URL prefix without scheme); its"
+                    + " topic is <application.id>-tlog");
     public static final Setting<Integer> TLOG_CHECKPOINT_INTERVAL_MS = Setting.integer(
             "tlog.checkpoint.interval.ms",
             1000,

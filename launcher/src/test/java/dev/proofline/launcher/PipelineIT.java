@@ -640,12 +640,27 @@ class PipelineIT {
     @Test
     @Order(5)
     void goVerifiesTheTransparencyLogsCheckpointsProofsAndTilesAndRefusesTamperedOnes() throws Exception {
+        JsonNode log = get("/.well-known/agent-card.json", 200).get("transparency_log");
+        assertEquals(
+                node.httpUrl().replaceFirst("^http://", "") + "/tlog",
+                log.get("origin").asString(),
+                "by default the origin is the log's URL prefix without its scheme (tlog-tiles)");
+        java.net.http.HttpResponse<String> unpublished = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(node.httpUrl() + "/tlog/tile/0/x999/999"))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(404, unpublished.statusCode());
+        assertEquals(
+                Optional.of("no-cache"),
+                unpublished.headers().firstValue("Cache-Control"),
+                "a tile not yet published is not cached as missing");
         Optional<GoTlogVerifier> go = GoTlogVerifier.build(tmp.resolve("go"));
         Assumptions.assumeTrue(
                 go.isPresent(),
                 "SKIPPED: apt-get could not install golang-go and golang-golang-x-mod-dev, so Go's own sumdb"
                         + " code did not check the transparency log");
-        JsonNode log = get("/.well-known/agent-card.json", 200).get("transparency_log");
         String vkey = log.get("verifier_key").asString();
         NoteVerifier verifier = NoteVerifier.parse(vkey);
         assertEquals(log.get("origin").asString(), verifier.name());

@@ -37,6 +37,25 @@ class ProoflineConfigTest {
     }
 
     @Test
+    void theLogsOriginIsItsUrlPrefixWithoutSchemeUnlessSet() throws Exception {
+        ProoflineSettings.TransparencyLogSettings byDefault = ProoflineSettings.resolve(
+                        ProoflineConfig.load(Map.of(), Map.of()), tmp)
+                .transparencyLog();
+        assertEquals("verify.example.com/tlog", byDefault.originFor("https://verify.example.com"));
+        assertEquals("127.0.0.1:8080/tlog", byDefault.originFor("http://127.0.0.1:8080/"));
+        assertEquals(
+                "example.org/proofline/tlog",
+                byDefault.originFor("https://who:secret@example.org/proofline//"),
+                "the path stays, user information never enters it");
+        assertThrows(IllegalArgumentException.class, () -> byDefault.originFor("no host here"));
+        assertEquals(
+                "log.example/v1",
+                ProoflineSettings.resolve(ProoflineConfig.load(Map.of("tlog.origin", "log.example/v1"), Map.of()), tmp)
+                        .transparencyLog()
+                        .originFor("https://verify.example.com"));
+    }
+
+    @Test
     void unknownSettingsAreRefused() {
         IllegalArgumentException e = assertThrows(
                 IllegalArgumentException.class, () -> ProoflineConfig.load(Map.of("kafka-prot", "1"), Map.of()));

@@ -41,7 +41,7 @@ public record Checkpoint(String origin, long size, byte[] root) {
         }
         byte[] root;
         try {
-            root = Base64.getDecoder().decode(lines[2]);
+            root = StrictBase64.decode(lines[2]);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("a checkpoint's root hash is base64");
         }

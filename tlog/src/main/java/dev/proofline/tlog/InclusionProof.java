@@ -41,7 +41,7 @@ public record InclusionProof(long index, List<byte[]> hashes, String checkpointN
         for (; at < lines.length && !lines[at].isEmpty(); at++) {
             byte[] hash;
             try {
-                hash = Base64.getDecoder().decode(lines[at]);
+                hash = StrictBase64.decode(lines[at]);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("not a tlog proof: a proof line is not base64");
             }

@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HexFormat;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
@@ -31,14 +30,14 @@ public final class NoteVerifier {
     /** Parses {@code <name>+<hex key id>+<base64(0x01 || public key)>}. */
     public static NoteVerifier parse(String vkey) {
         String[] parts = vkey.split("\\+", 3); // base64 may hold "+": the key is the rest
-        if (parts.length != 3 || parts[1].length() != 8) {
+        if (parts.length != 3 || !parts[1].matches("[0-9a-fA-F]{8}")) {
             throw new IllegalArgumentException("a verifier key is <name>+<8 hex digits>+<base64 key>");
         }
         checkName(parts[0]);
         byte[] typed;
         int id;
         try {
-            typed = Base64.getDecoder().decode(parts[2]);
+            typed = StrictBase64.decode(parts[2]);
             id = (int) Long.parseLong(parts[1], 16);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("a verifier key is <name>+<8 hex digits>+<base64 key>");
@@ -70,6 +69,9 @@ public final class NoteVerifier {
         if (split < 0 || !note.endsWith("\n")) {
             throw new IllegalArgumentException("not a signed note: no blank line before its signatures");
         }
+        if (split + 2 == note.length()) {
+            throw new IllegalArgumentException("not a signed note: no signature line after its blank line");
+        }
         String text = note.substring(0, split + 1);
         String[] lines = note.substring(split + 2, note.length() - 1).split("\n", -1);
         if (lines.length > MAX_SIGNATURES) {
@@ -86,12 +88,12 @@ public final class NoteVerifier {
             }
             byte[] signature;
             try {
-                signature = Base64.getDecoder().decode(fields[1]);
+                signature = StrictBase64.decode(fields[1]);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("a signature is not base64");
             }
-            if (signature.length < 4) {
-                throw new IllegalArgumentException("a signature is shorter than its key id");
+            if (signature.length < 5) { // as Go's note package: a key id and at least one byte
+                throw new IllegalArgumentException("a signature is no longer than its key id");
             }
             int id = ByteBuffer.wrap(signature).getInt();
             if (!fields[0].equals(name) || id != keyId) {
@@ -126,7 +128,11 @@ public final class NoteVerifier {
     static void checkName(String name) {
         if (name.isEmpty()
                 || name.codePoints()
-                        .anyMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c) || c == '+' || c < 0x20)) {
+                        .anyMatch(c -> Character.isWhitespace(c)
+                                || Character.isSpaceChar(c)
+                                || c == 0x85 // NEL: a space to Go's unicode.IsSpace, to neither Java test
+                                || c == '+'
+                                || c < 0x20)) {
             throw new IllegalArgumentException("a key name is not empty and holds no spaces or '+'");
         }
     }

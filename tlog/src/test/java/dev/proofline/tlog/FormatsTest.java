@@ -50,6 +50,41 @@ class FormatsTest {
         assertThrows(IllegalArgumentException.class, () -> Checkpoint.parse("origin\n5\n"));
     }
 
+    /** What Go's {@code sumdb/note} refuses is refused here too, always as a parse error. */
+    @Test
+    void malformedNotesAndKeysAreRefusedAsGoRefusesThem() {
+        NoteKey key = new NoteKey("log.example", SEED);
+        NoteVerifier verifier = key.verifier();
+        String text = "log.example\n1\n" + java.util.Base64.getEncoder().encodeToString(SEED) + "\n";
+        String note = key.sign(text);
+        String line = note.substring(text.length() + 1);
+        String signature = line.substring(line.lastIndexOf(' ') + 1, line.length() - 1);
+        assertThrows(IllegalArgumentException.class, () -> verifier.open(text + "\n"), "no signature line at all");
+        assertThrows(IllegalArgumentException.class, () -> verifier.open(text + "\n\n"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> verifier.open(note.replace(signature, signature.replace("=", ""))),
+                "base64 without its padding");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> verifier.open(note + "\u2014 other.example AAAAAA==\n"),
+                "another key's line of four bytes: a key id and no signature");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Checkpoint.parse("log.example\n1\n"
+                        + java.util.Base64.getEncoder().withoutPadding().encodeToString(SEED) + "\n"));
+        String vkey = key.verifierKey();
+        String id = vkey.split("\\+")[1];
+        assertThrows(IllegalArgumentException.class, () -> NoteVerifier.parse(vkey.replace(id, "-" + id.substring(1))));
+        assertThrows(IllegalArgumentException.class, () -> NoteVerifier.parse(vkey.substring(0, vkey.length() - 1)));
+        assertThrows(IllegalArgumentException.class, () -> new NoteKey("log\u0085example", SEED), "NEL is a space");
+        assertThrows(IllegalArgumentException.class, () -> new NoteKey("log\u00a0example", SEED));
+        assertEquals(
+                text,
+                NoteVerifier.parse(vkey.replace(id, id.toUpperCase(java.util.Locale.ROOT)))
+                        .open(note));
+    }
+
     @Test
     void everyVerifierKeyParsesBackWhateverItsBase64Holds() {
         for (int i = 0; i < 64; i++) {

@@ -40,6 +40,8 @@ public final class TransparencyLogRoutes implements RouteGroup {
         TilePath path = TilePath.parse("tile/" + ctx.pathParam("path"));
         Optional<byte[]> tile = path == null ? Optional.empty() : log.tile(path);
         if (tile.isEmpty()) {
+            // Most missing tiles are only not yet published: no cache may keep the 404.
+            ctx.header("Cache-Control", "no-cache");
             Responses.send(ctx, Answer.error(ErrorDocument.notFound()));
             return;
         }
