@@ -19,6 +19,7 @@ from .hashes import request_hashes
 VERIFY_CONTEXT = "json-schema-verifier/verify-schema-attestation/v1"
 SCORE_CONTEXT = "json-schema-verifier/trust-score-attestation/v1"
 ATTESTATION_EXTENSION = "urn:json-schema-verifier:extension:attestation:v1"
+ATTESTATION_EXTENSION_PREFIX = "urn:json-schema-verifier:extension:attestation:"
 
 
 def public_keys(source) -> dict:
@@ -29,7 +30,8 @@ def public_keys(source) -> dict:
         source = _card_key_entries(source)
     if isinstance(source, list):
         source = {entry["keyVersion"]: entry["publicKey"] for entry in source
-                  if entry.get("algorithm", "Ed25519") == "Ed25519"}
+                  if isinstance(entry, dict) and isinstance(entry.get("keyVersion"), str)
+                  and isinstance(entry.get("publicKey"), str) and entry.get("algorithm", "Ed25519") == "Ed25519"}
     return {version: key if isinstance(key, bytes) else base64.b64decode(key, validate=True)
             for version, key in source.items()}
 
@@ -86,8 +88,17 @@ def verify_receipt(answer, keys, *, context=VERIFY_CONTEXT, request=None, backen
 
 
 def _card_key_entries(card: dict) -> list:
-    for extension in card.get("capabilities", {}).get("extensions", []):
-        if extension.get("uri") == ATTESTATION_EXTENSION:
-            return extension.get("params", {}).get("publicKeys", [])
-    return []
+    """Keys of every extension whose uri starts with the attestation prefix (SPEC section 7: the
+    version follows it), as the Java client reads them."""
+    entries = []
+    capabilities = card.get("capabilities")
+    extensions = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+    for extension in extensions if isinstance(extensions, list) else []:
+        if not isinstance(extension, dict) or not isinstance(extension.get("uri"), str):
+            continue
+        if extension["uri"].startswith(ATTESTATION_EXTENSION_PREFIX):
+            params = extension.get("params")
+            keys = params.get("publicKeys", []) if isinstance(params, dict) else []
+            entries.extend(keys if isinstance(keys, list) else [])
+    return entries
 

@@ -98,6 +98,18 @@ class PublicKeysTest(unittest.TestCase):
         self.assertEqual(public_keys(card), {version: base64.b64decode(key)})
         self.assertTrue(verify_receipt(conformance_text("receipts/invoice-draft.full.json"), card))
 
+    def test_any_version_of_the_attestation_extension_and_no_crash_on_junk(self):
+        # SPEC section 7: the uri starts with the attestation prefix; a later version is still read.
+        (version, key), = reference_keys().items()
+        card = {"capabilities": {"extensions": [
+            "junk", {"uri": 7}, {"uri": "urn:json-schema-verifier:extension:attestation:v2", "params": []},
+            {"uri": "urn:json-schema-verifier:extension:attestation:v2",
+             "params": {"publicKeys": [{"keyVersion": 3}, "junk",
+                                       {"keyVersion": version, "algorithm": "Ed25519", "publicKey": key}]}},
+        ]}}
+        self.assertEqual(public_keys(card), {version: base64.b64decode(key)})
+        self.assertEqual(public_keys({"capabilities": []}), {})
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -43,9 +43,13 @@ public final class ReceiptVerifier {
         }
         byte[] signature;
         try {
+            if (signatureText.length() % 4 != 0) {
+                // Java's decoder alone takes it; Python's b64decode(validate=True) does not.
+                throw new IllegalArgumentException("no padding");
+            }
             signature = Base64.getDecoder().decode(signatureText);
         } catch (IllegalArgumentException e) {
-            return VerificationOutcome.invalid("attestation.signature is not base64");
+            return VerificationOutcome.invalid("attestation.signature is not padded standard base64");
         }
         if (signature.length != Ed25519.SIGNATURE_SIZE) {
             return VerificationOutcome.invalid("attestation.signature is " + signature.length + " bytes, not 64");

@@ -75,6 +75,16 @@ class KeysAndSignaturesTest {
         assertEquals(
                 Base64.getEncoder().encodeToString(raw),
                 ring.publishedKeys().get(0).publicKey());
+        // The signature is outside what it signs: without its padding it is refused, as Python's
+        // b64decode(validate=True) refuses it, so no two verifiers disagree on one receipt.
+        ObjectNode unpadded = signed.deepCopy();
+        ((ObjectNode) unpadded.get("attestation"))
+                .put(
+                        "signature",
+                        signed.get("attestation").get("signature").asString().replace("=", ""));
+        VerificationOutcome stripped = verifier.verifySignature(unpadded, AttestationContext.VERIFY);
+        assertFalse(stripped.valid());
+        assertTrue(stripped.reason().contains("base64"), stripped.reason());
     }
 
     @Test

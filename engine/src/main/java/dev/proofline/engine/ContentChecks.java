@@ -47,7 +47,9 @@ final class ContentChecks {
                             "a number an IEEE 754 double holds exactly",
                             DisplayValues.number(node),
                             "integer has more digits than a double holds; its canonical form and hash use "
-                                    + new BigDecimal(node.doubleValue()).toBigInteger(),
+                                    + (Double.isFinite(node.doubleValue())
+                                            ? dev.proofline.attestor.EcmaScriptNumbers.format(node.doubleValue())
+                                            : "no number: it is beyond the largest double"),
                             false,
                             ""));
                     return;

@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import static dev.proofline.engine.EngineFixture.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -219,6 +220,11 @@ class RuleChecksTest {
         JsonNode flag = r.get("flags").get(0);
         assertEquals("sanity:exact_number", flag.get("check").asString());
         assertEquals("warning", flag.get("severity").asString());
+        // The text the hash covers, as RFC 8785 prints the double, not the double's exact expansion.
+        ObjectNode big = run("{\"id\":123456789012345678901}", "");
+        assertTrue(
+                big.get("flags").get(0).get("detail").asString().endsWith("hash use 123456789012345680000"),
+                big.get("flags").get(0).toString());
     }
 
     @Test

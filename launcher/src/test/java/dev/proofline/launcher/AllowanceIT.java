@@ -69,6 +69,14 @@ class AllowanceIT {
 
     @Test
     void countedAcrossInstancesAndRestartsThen429UntilMidnight() throws Exception {
+        // The allowance is counted per UTC day: a run that would straddle midnight (it takes about
+        // 20 s) waits for the new day first, or the count would start again halfway through.
+        Instant now = Instant.now();
+        Duration toMidnight =
+                Duration.between(now, now.truncatedTo(ChronoUnit.DAYS).plus(1, ChronoUnit.DAYS));
+        if (toMidnight.toSeconds() < 120) {
+            Thread.sleep(toMidnight.toMillis() + 1_000);
+        }
         String request = Files.readString(Conformance.file("requests/invoice-final.json"))
                 .replace("test-seller-invoice-agent", "allowance-seller");
         // This deployment also runs no transparency log: none of its routes, nothing in the agent-card.

@@ -71,6 +71,14 @@ class ClientIT {
                 assertEquals(
                         fin.verificationId(),
                         client.verifyOffline(fin.signedJson()).verificationId());
+                assertEquals(
+                        fin.verificationId(),
+                        client.verifyOffline(fin.signedJson(), request("requests/invoice-final.json"))
+                                .verificationId());
+                InvalidReceiptException otherData = assertThrows(
+                        InvalidReceiptException.class,
+                        () -> client.verifyOffline(fin.signedJson(), request("requests/invoice-draft.json")));
+                assertTrue(otherData.getMessage().contains("differs"), otherData.getMessage());
             }
         }
     }
@@ -159,7 +167,7 @@ class ClientIT {
                                 "receipt-verify",
                                 good.toString(),
                                 "--agent-card",
-                                node.httpUrl(),
+                                node.httpUrl() + "/.well-known/agent-card.json", // as public_key_url names it
                                 "--request",
                                 Conformance.file("requests/invoice-final.json").toString()),
                         out));

@@ -29,9 +29,19 @@ public final class AgentCardKeys {
         this.agentCard = agentCard;
     }
 
-    /** The agent-card of a deployment from its base URL. */
-    public static AgentCardKeys of(String baseUrl) {
-        return new AgentCardKeys(URI.create(baseUrl.replaceAll("/+$", "") + "/.well-known/agent-card.json"));
+    /** Where the attestation extension's {@code uri} starts (SPEC section 7); the version follows. */
+    static final String ATTESTATION_EXTENSION = "urn:json-schema-verifier:extension:attestation:";
+
+    /**
+     * The agent-card of a deployment from its base URL, or the card's own URL as a receipt's
+     * {@code verify.public_key_url} names it (a URL whose path ends in {@code .json}).
+     */
+    public static AgentCardKeys of(String url) {
+        URI given = URI.create(url);
+        if (given.getPath() != null && given.getPath().endsWith(".json")) {
+            return new AgentCardKeys(given);
+        }
+        return new AgentCardKeys(URI.create(url.replaceAll("/+$", "") + "/.well-known/agent-card.json"));
     }
 
     /** Keys that include {@code keyVersion} if the service published it. */
@@ -56,11 +66,19 @@ public final class AgentCardKeys {
     private List<PublishedKey> fetch() {
         List<PublishedKey> found = new ArrayList<>();
         for (JsonNode extension : card().path("capabilities").path("extensions")) {
+            if (!extension.path("uri").isString()
+                    || !extension.path("uri").asString().startsWith(ATTESTATION_EXTENSION)) {
+                continue; // another extension's keys sign nothing Proofline checks
+            }
             for (JsonNode key : extension.path("params").path("publicKeys")) {
-                found.add(new PublishedKey(
-                        key.get("keyVersion").asString(),
-                        key.get("algorithm").asString(),
-                        key.get("publicKey").asString()));
+                if (key.path("keyVersion").isString()
+                        && key.path("algorithm").isString()
+                        && key.path("publicKey").isString()) {
+                    found.add(new PublishedKey(
+                            key.get("keyVersion").asString(),
+                            key.get("algorithm").asString(),
+                            key.get("publicKey").asString()));
+                }
             }
         }
         return List.copyOf(found);

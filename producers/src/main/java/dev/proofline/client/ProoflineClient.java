@@ -43,7 +43,8 @@ import tools.jackson.databind.JsonNode;
  *
  * Without {@code kafka(...)} requests go over HTTP ({@code POST /verify/schema}). Failures complete
  * the future exceptionally with a {@link ProoflineException} (the service refused or could not
- * answer) or an {@link InvalidReceiptException} (an answer whose signature does not verify).
+ * answer) or an {@link InvalidReceiptException} (an answer whose signature does not verify, or a
+ * genuine receipt whose hashes are not those of the request sent).
  */
 public final class ProoflineClient implements AutoCloseable {
     private final String baseUrl;
@@ -114,6 +115,14 @@ public final class ProoflineClient implements AutoCloseable {
         return checker.check(receiptJson);
     }
 
+    /**
+     * The same, and the receipt must be about {@code requestJson}: every hash it carries is
+     * recomputed from the request and compared, so a genuine receipt for other data is refused.
+     */
+    public VerifiedReceipt verifyOffline(String receiptJson, String requestJson) {
+        return checker.check(receiptJson, requestJson.getBytes(StandardCharsets.UTF_8));
+    }
+
     private CompletableFuture<VerifiedReceipt> verifyOverRest(byte[] body) {
         HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
                 .header("Content-Type", "application/json")
@@ -126,7 +135,7 @@ public final class ProoflineClient implements AutoCloseable {
             if (response.statusCode() != 200) {
                 throw refused(response.body(), response.statusCode());
             }
-            return checker.check(response.body());
+            return checker.check(response.body(), body);
         });
     }
 
@@ -141,7 +150,7 @@ public final class ProoflineClient implements AutoCloseable {
                 reply.completeExceptionally(error);
             }
         });
-        return reply.thenApply(this::verified).whenComplete((r, e) -> replies.forget(correlationId));
+        return reply.thenApply(answer -> verified(answer, body)).whenComplete((r, e) -> replies.forget(correlationId));
     }
 
     /** The record key: the request's agent id, so an agent's requests stay in order. */
@@ -154,7 +163,7 @@ public final class ProoflineClient implements AutoCloseable {
         }
     }
 
-    private VerifiedReceipt verified(CorrelatedReplies.Reply reply) {
+    private VerifiedReceipt verified(CorrelatedReplies.Reply reply, byte[] request) {
         if (!reply.isReceipt()) {
             throw refused(reply.text(), 0);
         }
@@ -164,7 +173,7 @@ public final class ProoflineClient implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new InvalidReceiptException("not a receipt record: " + e.getMessage(), null);
         }
-        return checker.check(signedJson);
+        return checker.check(signedJson, request);
     }
 
     private static ProoflineException refused(String document, int httpStatus) {

@@ -7,7 +7,10 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.attestor.VerificationOutcome;
 import tools.jackson.databind.JsonNode;
 
-/** Checks a receipt's signature offline against the agent-card's keys. */
+/**
+ * Checks a receipt offline: its signature against the agent-card's keys and, given the request it
+ * answers, every hash it carries against that request ({@code docs/signing.md}, steps 5 and 6).
+ */
 final class ReceiptChecker {
     private final AgentCardKeys keys;
 
@@ -17,6 +20,14 @@ final class ReceiptChecker {
 
     /** The verified receipt, or an {@link InvalidReceiptException} saying why it is not one. */
     VerifiedReceipt check(String signedJson) {
+        return check(signedJson, null);
+    }
+
+    /**
+     * The same, and when {@code request} is not null the receipt must be about it: a genuine receipt
+     * for other data is refused as well.
+     */
+    VerifiedReceipt check(String signedJson, byte[] request) {
         JsonNode receipt;
         try {
             receipt = StrictJson.parse(signedJson);
@@ -26,9 +37,26 @@ final class ReceiptChecker {
         String keyVersion = receipt.path("attestation").path("key_version").asString("");
         VerificationOutcome outcome =
                 new ReceiptVerifier(keys.forVersion(keyVersion)).verifySignature(receipt, AttestationContext.VERIFY);
+        if (outcome.valid() && request != null) {
+            outcome = aboutTheRequest(receipt, request);
+        }
         if (!outcome.valid()) {
             throw new InvalidReceiptException(outcome.reason(), signedJson);
         }
         return VerifiedReceipt.of(receipt, signedJson);
+    }
+
+    private static VerificationOutcome aboutTheRequest(JsonNode receipt, byte[] request) {
+        JsonNode parsed;
+        try {
+            parsed = StrictJson.parse(request);
+        } catch (CanonicalJsonException e) {
+            return VerificationOutcome.invalid("the request is not JSON, so no receipt is about it: " + e.getMessage());
+        }
+        try {
+            return ReceiptVerifier.compareHashes(receipt, parsed);
+        } catch (RuntimeException e) {
+            return VerificationOutcome.invalid("the request has no hashes to compare: " + e.getMessage());
+        }
     }
 }
