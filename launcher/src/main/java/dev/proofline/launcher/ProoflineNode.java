@@ -100,6 +100,20 @@ import org.slf4j.LoggerFactory;
  * registry, metrics, dashboard), started in that order and closed in reverse.
  */
 public final class ProoflineNode implements AutoCloseable {
+    /**
+     * The page origins MCP takes (against DNS rebinding): this deployment's own, and the browser
+     * origins the operator allowed for CORS, which may call /mcp like any other route. Exact
+     * origins only: the SDK would read a '*' as a pattern.
+     */
+    private static List<String> mcpOrigins(String publicUrl, String httpUrl, int httpPort, List<String> cors) {
+        List<String> origins = new ArrayList<>(List.of(publicUrl, httpUrl, "http://localhost:" + httpPort));
+        cors.stream()
+                .map(String::trim)
+                .filter(o -> !o.isEmpty() && !o.contains("*"))
+                .forEach(origins::add);
+        return origins;
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(ProoflineNode.class);
 
     private final Closer resources;
@@ -280,7 +294,7 @@ public final class ProoflineNode implements AutoCloseable {
                     metering,
                     scoreQueries,
                     EngineSettings.VERIFIER_VERSION,
-                    List.of(publicUrl, httpUrl, "http://localhost:" + httpPort),
+                    mcpOrigins(publicUrl, httpUrl, httpPort, settings.access().corsOrigins()),
                     List.of(
                             URI.create(publicUrl).getAuthority(),
                             settings.host() + ":" + httpPort,

@@ -175,7 +175,8 @@ public final class Settings {
             64,
             1,
             100_000,
-            "MCP requests and streams one instance holds open at once; more get 503 server_busy");
+            "MCP requests one instance serves at once (a tool call holds its slot until answered); more get 503"
+                    + " server_busy");
     public static final Setting<Integer> MCP_MAX_SESSIONS = Setting.integer(
             "mcp.max.sessions",
             10_000,

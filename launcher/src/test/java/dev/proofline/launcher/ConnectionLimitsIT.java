@@ -143,8 +143,9 @@ class ConnectionLimitsIT {
         List<Refusal> refusals = List.of(
                 new Refusal("PUT /mcp HTTP/1.1\r\n" + host + "Content-Length: 0\r\n", 405, "method_not_allowed"),
                 new Refusal("PATCH /mcp HTTP/1.1\r\n" + host + "Content-Length: 0\r\n", 405, "method_not_allowed"),
-                // No Accept: text/event-stream and no session.
-                new Refusal("GET /mcp HTTP/1.1\r\n" + host, 400, "invalid_request"),
+                // No listening stream is offered: GET is the transport's 405.
+                new Refusal(
+                        "GET /mcp HTTP/1.1\r\n" + host + "Accept: text/event-stream\r\n", 405, "method_not_allowed"),
                 new Refusal("DELETE /mcp HTTP/1.1\r\n" + host, 400, "invalid_request"),
                 new Refusal(
                         "POST /mcp HTTP/1.1\r\n" + host + "Content-Type: text/plain\r\n"
@@ -174,7 +175,7 @@ class ConnectionLimitsIT {
             assertTrue(!body.contains("stackTrace") && !body.contains("io.modelcontextprotocol"), what + " -> " + raw);
             assertDocument(refusal.status(), refusal.code(), refusal.status(), body);
             if (refusal.status() == 405) {
-                assertTrue(raw.contains("\r\nAllow: GET, HEAD, POST, DELETE, OPTIONS\r\n"), raw);
+                assertTrue(raw.contains("\r\nAllow: POST, DELETE, OPTIONS\r\n"), raw);
             }
             if (refusal.status() == 421 || refusal.status() == 403) {
                 String field = refusal.status() == 421 ? "Host" : "Origin";
@@ -211,6 +212,25 @@ class ConnectionLimitsIT {
                 assertDocument(400, "invalid_request", 400, body);
                 assertEquals(
                         "body", StrictJson.parse(body).at("/fields/0/field").asString(), refused);
+            }
+            // In a session, a protocol version the server does not speak is 400 (Streamable HTTP).
+            String ping = "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"ping\"}";
+            for (String version : List.of("1999-01-01", "2025-06-18")) {
+                String answered = raw(
+                        node.httpUrl(),
+                        "POST /mcp HTTP/1.1\r\n" + host + session + "MCP-Protocol-Version: " + version + "\r\n"
+                                + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                                + "Content-Length: " + ping.length() + "\r\n\r\n" + ping);
+                if (version.equals("2025-06-18")) {
+                    assertTrue(answered.startsWith("HTTP/1.1 200 "), answered);
+                    continue;
+                }
+                assertTrue(answered.startsWith("HTTP/1.1 400 "), answered);
+                String body = answered.substring(answered.indexOf("\r\n\r\n") + 4);
+                assertDocument(400, "invalid_request", 400, body);
+                assertEquals(
+                        "MCP-Protocol-Version",
+                        StrictJson.parse(body).at("/fields/0/field").asString());
             }
         } finally {
             // This class's node holds two sessions at most: give this one back whatever happened.
@@ -287,7 +307,7 @@ class ConnectionLimitsIT {
 
     @Test
     @Order(Integer.MAX_VALUE)
-    void oneFeedClientOrMcpStreamTooManyIsServerBusy() throws Exception {
+    void oneFeedClientOrMcpRequestTooManyIsServerBusy() throws Exception {
         {
             HttpRequest feed = HttpRequest.newBuilder(URI.create(node.httpUrl() + "/feed/receipts"))
                     .header("Accept", "text/event-stream")
@@ -325,39 +345,65 @@ class ConnectionLimitsIT {
             }
 
             String mcp = node.httpUrl() + "/mcp";
-            HttpRequest initialize = initialize(mcp, "limits-test");
-            HttpResponse<String> first = http.send(initialize, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> first =
+                    http.send(initialize(mcp, "limits-test"), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, first.statusCode(), first.body());
             String session = first.headers().firstValue("Mcp-Session-Id").orElseThrow();
-            // The stream holds its slot from the moment the server takes it, before any event is sent.
-            // With one slot, a probe can race the stream for it: whichever loses is refused, so the
-            // stream is reopened until a probe is refused while the stream is still open.
-            HttpRequest listen = HttpRequest.newBuilder(URI.create(mcp))
-                    .header("Accept", "text/event-stream")
+            // An official client asks for a listening stream once initialized: refused with 405, it
+            // holds no slot, so idle clients cannot lock the others out.
+            HttpResponse<String> listen = http.send(
+                    HttpRequest.newBuilder(URI.create(mcp))
+                            .header("Accept", "text/event-stream")
+                            .header("Mcp-Session-Id", session)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(405, listen.statusCode(), listen.body());
+            assertEquals(
+                    "POST, DELETE, OPTIONS",
+                    listen.headers().firstValue("Allow").orElse(""));
+            HttpRequest ping = HttpRequest.newBuilder(URI.create(mcp))
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
                     .header("Mcp-Session-Id", session)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"))
                     .build();
-            var listening = http.sendAsync(listen, HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(
+                    200, http.send(ping, HttpResponse.BodyHandlers.ofString()).statusCode(), "the slot is free");
+            // A request still arriving holds the one slot: a POST whose body has not all been sent.
+            int port = URI.create(node.httpUrl()).getPort();
             HttpResponse<String> another = null;
+            try (java.net.Socket slow = new java.net.Socket("127.0.0.1", port)) {
+                slow.getOutputStream()
+                        .write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
+                                        + "Content-Type: application/json\r\n"
+                                        + "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{")
+                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                slow.getOutputStream().flush();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (System.nanoTime() < deadline) {
+                    Thread.sleep(200); // until the server has taken the slow request's slot
+                    another = http.send(ping, HttpResponse.BodyHandlers.ofString());
+                    if (another.statusCode() == 503) {
+                        break;
+                    }
+                }
+                assertBusy(another);
+            }
+            HttpResponse<String> afterwards = null;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (System.nanoTime() < deadline) {
-                Thread.sleep(300);
-                if (listening.isDone()) {
-                    assertEquals(503, listening.join().statusCode(), "a stream ends only when refused");
-                    listening = http.sendAsync(listen, HttpResponse.BodyHandlers.ofInputStream());
-                    continue;
-                }
-                another = http.send(initialize, HttpResponse.BodyHandlers.ofString());
-                if (another.statusCode() == 503 && !listening.isDone()) {
+                afterwards = http.send(ping, HttpResponse.BodyHandlers.ofString());
+                if (afterwards.statusCode() == 200) {
                     break;
                 }
+                Thread.sleep(200);
             }
-            assertBusy(another);
+            assertEquals(200, afterwards.statusCode(), "the slot is freed once the slow request ends");
             HttpResponse<String> health = http.send(
                     HttpRequest.newBuilder(URI.create(node.httpUrl() + "/health"))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertTrue(health.statusCode() == 200 || health.statusCode() == 503, "the rest of the API answers");
-            listening.cancel(true);
             for (InputStream stream : open) {
                 stream.close();
             }

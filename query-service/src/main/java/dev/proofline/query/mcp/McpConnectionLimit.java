@@ -15,10 +15,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * At most so many MCP requests open at once, streams included (a Streamable HTTP GET holds its
- * connection for as long as the client listens): a flood of sessions gets 503 {@code server_busy}
- * with the uniform document, never an out-of-memory. A slot is freed when the request ends, or,
- * for an asynchronous stream, when the stream completes, times out or fails.
+ * At most so many MCP requests open at once, streamed answers included (the SDK may answer a POST
+ * as server-sent events): a flood gets 503 {@code server_busy} with the uniform document, never an
+ * out-of-memory. A slot is freed when the request ends, or, for an asynchronous answer, when it
+ * completes, times out or fails.
  */
 final class McpConnectionLimit implements Filter {
     private final Semaphore slots;

@@ -99,7 +99,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             FilterHolder limit = new FilterHolder(new McpConnectionLimit(maxConnections));
             limit.setAsyncSupported(true);
             context.addFilter(limit, PATH, EnumSet.of(DispatcherType.REQUEST));
-            FilterHolder errors = new FilterHolder(new McpTransportErrors());
+            FilterHolder errors = new FilterHolder(new McpTransportErrors(transport.protocolVersions()));
             errors.setAsyncSupported(true);
             context.addFilter(errors, PATH, EnumSet.of(DispatcherType.REQUEST));
             FilterHolder sessionLimit = new FilterHolder(new McpSessionLimit(sessions));

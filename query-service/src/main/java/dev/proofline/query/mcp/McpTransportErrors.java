@@ -29,10 +29,23 @@ import tools.jackson.databind.JsonNode;
  * messages quote what the caller sent (a session id, a parser's view of the body).
  */
 final class McpTransportErrors implements Filter {
-    /** The methods the Streamable HTTP transport serves (HEAD as GET; OPTIONS for CORS preflights). */
-    static final Set<String> METHODS = Set.of("GET", "HEAD", "POST", "DELETE", "OPTIONS");
+    /**
+     * The methods served (OPTIONS for CORS preflights). No GET: Proofline never sends a message a
+     * client did not ask for, so it offers no listening stream, and Streamable HTTP's answer for
+     * that is 405. Official clients open one per session and take 405 as "none offered"; a stream
+     * kept open would hold one of the {@code mcp.max.connections} slots for as long as the client
+     * stays, so that many idle clients would lock every other caller out.
+     */
+    static final Set<String> METHODS = Set.of("POST", "DELETE", "OPTIONS");
 
-    static final String ALLOW = "GET, HEAD, POST, DELETE, OPTIONS";
+    static final String ALLOW = "POST, DELETE, OPTIONS";
+
+    private final List<String> protocolVersions;
+
+    /** @param protocolVersions the MCP versions the transport negotiates */
+    McpTransportErrors(List<String> protocolVersions) {
+        this.protocolVersions = List.copyOf(protocolVersions);
+    }
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
@@ -41,6 +54,22 @@ final class McpTransportErrors implements Filter {
         if (!METHODS.contains(((HttpServletRequest) request).getMethod())) {
             http.setHeader("Allow", ALLOW);
             send(http, 405, ErrorDocument.methodNotAllowed());
+            return;
+        }
+        String version = ((HttpServletRequest) request).getHeader("MCP-Protocol-Version");
+        // Within a session the header names the version initialize agreed on; one this server does
+        // not speak MUST be 400. An initialize is left to negotiate, whatever it sends.
+        if (version != null
+                && ((HttpServletRequest) request).getHeader("Mcp-Session-Id") != null
+                && !protocolVersions.contains(version)) {
+            send(
+                    http,
+                    400,
+                    ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                            "MCP-Protocol-Version",
+                            "is not a version this server speaks",
+                            "Send the version initialize agreed on, one of " + String.join(", ", protocolVersions)
+                                    + "."))));
             return;
         }
         byte[] body = null;
