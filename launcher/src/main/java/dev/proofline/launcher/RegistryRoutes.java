@@ -42,18 +42,25 @@ final class RegistryRoutes implements RouteGroup {
         });
         cfg.routes.post("/subjects/{subject}", ctx -> {
             String subject = ctx.pathParam("subject");
-            String schema = schemaOf(ctx);
+            String schema;
+            try {
+                schema =
+                        new org.apache.avro.Schema.Parser().parse(schemaOf(ctx)).toString();
+            } catch (org.apache.avro.SchemaParseException e) {
+                throw new SchemaRegistryException(42201, "Invalid schema: not an Avro schema");
+            }
             for (int version : store.versions(subject)) {
                 RegistryStore.Version v = store.version(subject, Integer.toString(version));
-                if (v.schema()
-                        .equals(new org.apache.avro.Schema.Parser()
-                                .parse(schema)
-                                .toString())) {
+                if (v.schema().equals(schema)) {
                     send(ctx, 200, version(v));
                     return;
                 }
             }
             throw new SchemaRegistryException(40403, "Schema not found");
+        });
+        cfg.routes.get("/subjects/{subject}/versions/{version}/referencedby", ctx -> {
+            store.version(ctx.pathParam("subject"), ctx.pathParam("version")); // 40401 / 40402 / 42202
+            send(ctx, 200, JSON.createArrayNode()); // Avro schemas here never reference others
         });
         cfg.routes.get(
                 "/subjects/{subject}/versions/{version}",
@@ -68,6 +75,28 @@ final class RegistryRoutes implements RouteGroup {
         cfg.routes.get(
                 "/schemas/ids/{id}",
                 ctx -> send(ctx, 200, JSON.createObjectNode().put("schema", store.schemaText(id(ctx)))));
+        cfg.routes.get("/schemas/ids/{id}/schema", ctx -> send(ctx, 200, JSON.readTree(store.schemaText(id(ctx)))));
+        cfg.routes.get("/schemas/ids/{id}/subjects", ctx -> {
+            ArrayNode subjects = JSON.createArrayNode();
+            store.versionsWithId(id(ctx)).stream()
+                    .map(RegistryStore.Version::subject)
+                    .distinct()
+                    .forEach(subjects::add);
+            send(ctx, 200, subjects);
+        });
+        cfg.routes.get("/schemas/ids/{id}/versions", ctx -> {
+            ArrayNode versions = JSON.createArrayNode();
+            store.versionsWithId(id(ctx))
+                    .forEach(v ->
+                            versions.addObject().put("subject", v.subject()).put("version", v.version()));
+            send(ctx, 200, versions);
+        });
+        cfg.routes.get(
+                "/schemas/types", ctx -> send(ctx, 200, JSON.createArrayNode().add("AVRO")));
+        // Registering is open to operators (docs/access.md), so the registry reads and writes.
+        cfg.routes.get("/mode", ctx -> send(ctx, 200, JSON.createObjectNode().put("mode", "READWRITE")));
+        cfg.routes.get(
+                "/mode/{subject}", ctx -> send(ctx, 200, JSON.createObjectNode().put("mode", "READWRITE")));
         cfg.routes.get(
                 "/config",
                 ctx -> send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));

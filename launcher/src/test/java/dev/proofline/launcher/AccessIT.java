@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -52,7 +53,7 @@ class AccessIT {
     @BeforeAll
     static void start() throws Exception {
         kafka = TestKafka.start(tmp.resolve("broker"));
-        node = TestNodes.start(kafka.bootstrapServers(), tmp);
+        node = TestNodes.start(kafka.bootstrapServers(), tmp, Map.of("http.cors.origins", "https://app.example"));
         TOKENS.put("anonymous", null);
         TOKENS.put("operator", node.operatorToken().orElseThrow());
         TOKENS.put("alice", addCaller("alice", "--agents", "bound-agent-*"));
@@ -313,7 +314,38 @@ class AccessIT {
                         .header("Origin", "https://elsewhere.example")
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertTrue(cors.headers().firstValue("Access-Control-Allow-Origin").isEmpty(), "no CORS by default");
+        assertTrue(cors.headers().firstValue("Access-Control-Allow-Origin").isEmpty(), "no CORS for others");
+        // An origin the operator allowed for CORS may use MCP from a browser; any other page may not.
+        for (String origin : List.of("https://app.example", "https://elsewhere.example")) {
+            HttpResponse<String> initialized = HTTP.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/mcp"))
+                            .header("Origin", origin)
+                            .header("Content-Type", "application/json")
+                            .header("Accept", "application/json, text/event-stream")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,"
+                                    + "\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
+                                    + "\"capabilities\":{},\"clientInfo\":{\"name\":\"page\",\"version\":\"1\"}}}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            boolean allowed = origin.equals("https://app.example");
+            assertEquals(allowed ? 200 : 403, initialized.statusCode(), origin + ": " + initialized.body());
+            assertEquals(
+                    allowed ? Optional.of(origin) : Optional.empty(),
+                    initialized.headers().firstValue("Access-Control-Allow-Origin"),
+                    origin);
+            initialized.headers().firstValue("Mcp-Session-Id").ifPresent(session -> {
+                try {
+                    HTTP.send(
+                            HttpRequest.newBuilder(URI.create(node.httpUrl() + "/mcp"))
+                                    .header("Mcp-Session-Id", session)
+                                    .DELETE()
+                                    .build(),
+                            HttpResponse.BodyHandlers.discarding());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
 
         // Registry writes: operators, or this machine with no proxy in between.
         String write = "/subjects/access-it-value/versions";
@@ -334,6 +366,27 @@ class AccessIT {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, asOperator.statusCode(), asOperator.body());
+
+        // Registry clients send the Basic credentials configured for whichever registry: on the
+        // registry's public reads they are ignored; elsewhere, and a Bearer key anywhere, are checked.
+        java.util.function.BiFunction<String, String, Integer> withAuthorization = (path, authorization) -> {
+            try {
+                return HTTP.send(
+                                HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                                        .header("Authorization", authorization)
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        String basic = "Basic " + java.util.Base64.getEncoder().encodeToString("user:pass".getBytes());
+        assertEquals(200, withAuthorization.apply("/subjects", basic));
+        assertEquals(200, withAuthorization.apply("/subjects/access-it-value/versions/latest", basic));
+        assertEquals(200, withAuthorization.apply("/schemas/types", basic));
+        assertEquals(401, withAuthorization.apply("/subjects", "Bearer made-up-key"));
+        assertEquals(401, withAuthorization.apply("/agents", basic), "a scheme Proofline does not take");
 
         // Javalin would route X-HTTP-Method-Override: refused, so access is decided on the real method.
         HttpResponse<String> overridden = HTTP.send(

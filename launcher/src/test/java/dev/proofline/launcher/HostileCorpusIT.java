@@ -390,6 +390,65 @@ class HostileCorpusIT {
         }
     }
 
+    /** The registry's answers to what Confluent's clients and consoles ask, codes included, as Confluent's. */
+    @Test
+    void theEmbeddedRegistryAnswersBrowsingAndBadVersionsAsConfluentDoes() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        java.util.function.Function<String, HttpResponse<String>> get = path -> {
+            try {
+                return http.send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        assertEquals("[\"AVRO\"]", get.apply("/schemas/types").body());
+        assertEquals("{\"mode\":\"READWRITE\"}", get.apply("/mode").body());
+        JsonNode latest = StrictJson.parse(
+                get.apply("/subjects/receipts-value/versions/LATEST").body());
+        int id = latest.get("id").asInt();
+        assertEquals(
+                "[\"receipts-value\"]",
+                get.apply("/schemas/ids/" + id + "/subjects").body());
+        assertEquals(
+                "[{\"subject\":\"receipts-value\",\"version\":"
+                        + latest.get("version").asInt() + "}]",
+                get.apply("/schemas/ids/" + id + "/versions").body());
+        assertEquals(
+                "record",
+                StrictJson.parse(get.apply("/schemas/ids/" + id + "/schema").body())
+                        .get("type")
+                        .asString());
+        assertEquals(
+                "[]",
+                get.apply("/subjects/receipts-value/versions/1/referencedby").body());
+        for (String[] refused : new String[][] {
+            {"/subjects/receipts-value/versions/0", "42202"},
+            {"/subjects/receipts-value/versions/-2", "42202"},
+            {"/subjects/receipts-value/versions/x", "42202"},
+            {"/subjects/receipts-value/versions/999", "40402"},
+            {"/subjects/no-such-value/versions/1", "40401"},
+            {"/schemas/ids/2147000000/versions", "40403"},
+        }) {
+            HttpResponse<String> answer = get.apply(refused[0]);
+            assertEquals(
+                    refused[1],
+                    StrictJson.parse(answer.body()).get("error_code").asString(),
+                    refused[0]);
+            assertEquals(Integer.parseInt(refused[1]) / 100, answer.statusCode(), refused[0]);
+        }
+        HttpResponse<String> notAvro = http.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/subjects/receipts-value"))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"schema\":\"{\\\"type\\\":\\\"rec\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(422, notAvro.statusCode(), notAvro.body());
+        assertEquals(42201, StrictJson.parse(notAvro.body()).get("error_code").asInt());
+    }
+
     /** Every receipt and dead letter carrying a corpus correlation id, read committed, until all are in. */
     private static Map<String, List<String>> readOutcomes(java.util.Set<String> names) {
         int expected = names.size();

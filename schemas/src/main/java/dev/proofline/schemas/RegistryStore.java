@@ -212,25 +212,45 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         return versions.stream().map(Version::version).toList();
     }
 
-    /** A version by number, or {@code latest}. */
+    /**
+     * A version by number, or {@code latest} (any case, or -1), as Confluent's registry reads it: a
+     * number below 1 (but -1) or not a number at all is no version id (42202), one past the last is
+     * not found (40402).
+     */
     public synchronized Version version(String subject, String version) {
         List<Version> versions = subjects.get(subject);
         if (versions == null) {
             throw new SchemaRegistryException(40401, "Subject '" + subject + "' not found.");
         }
-        if (version.equals("latest") || version.equals("-1")) {
+        String id = version.trim();
+        if (id.equalsIgnoreCase("latest") || id.equals("-1")) {
             return versions.get(versions.size() - 1);
         }
+        int n;
         try {
-            int n = Integer.parseInt(version);
-            if (n >= 1 && n <= versions.size()) {
-                return versions.get(n - 1);
-            }
+            n = Integer.parseInt(id);
         } catch (NumberFormatException e) {
-            throw new SchemaRegistryException(
-                    42202, "The specified version '" + version + "' is not a valid version id.");
+            n = 0;
         }
-        throw new SchemaRegistryException(40402, "Version " + version + " not found.");
+        if (n < 1) {
+            throw new SchemaRegistryException(
+                    42202,
+                    "The specified version '" + version + "' is not a valid version id. Allowed values are between"
+                            + " [1, 2^31-1] and the string \"latest\"");
+        }
+        if (n > versions.size()) {
+            throw new SchemaRegistryException(40402, "Version " + version + " not found.");
+        }
+        return versions.get(n - 1);
+    }
+
+    /** Every subject version registered with this schema id, subjects in name order. */
+    public synchronized List<Version> versionsWithId(int id) {
+        schemaText(id); // 40403 for an id not known here, after catching up as the route does
+        return subjects.values().stream()
+                .flatMap(List::stream)
+                .filter(v -> v.id() == id)
+                .toList();
     }
 
     /**

@@ -16,7 +16,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A client of the Confluent Schema Registry REST API: {@code POST /subjects/{s}/versions} to
- * register and {@code GET /schemas/ids/{id}} to fetch, both cached. Works against Confluent's
+ * register (or {@code POST /subjects/{s}} to look up where writes are refused) and
+ * {@code GET /schemas/ids/{id}} to fetch, all cached. Works against Confluent's
  * registry and against Proofline's embedded one.
  */
 public final class RestSchemaRegistryClient implements SchemaRegistryClient {
@@ -33,17 +34,53 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     }
 
+    /**
+     * The schema's id under {@code subject}, registering it if need be. A registry that refuses
+     * writes to this caller (an embedded one on another machine takes them only from operators and
+     * its own machine; Confluent's in read-only mode or behind ACLs) is asked to look the schema up
+     * instead, which anyone may: a schema registered already is all a reader or writer needs.
+     */
     @Override
     public int register(String subject, Schema schema) {
         return registered.computeIfAbsent(subject + "\n" + schema, key -> {
             String body =
                     JSON.createObjectNode().put("schema", schema.toString()).toString();
-            JsonNode answer = call(HttpRequest.newBuilder(uri("/subjects/" + encode(subject) + "/versions"))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)));
+            JsonNode answer;
+            try {
+                answer = call(HttpRequest.newBuilder(uri("/subjects/" + encode(subject) + "/versions"))
+                        .POST(HttpRequest.BodyPublishers.ofString(body)));
+            } catch (SchemaRegistryException refused) {
+                if (!refusesWrites(refused)) {
+                    throw refused;
+                }
+                answer = lookUp(subject, body, refused);
+            }
             int id = answer.get("id").asInt();
             byId.putIfAbsent(id, schema);
             return id;
         });
+    }
+
+    /** 401 or 403 (Proofline's access rules, Confluent's ACLs: 40301), or Confluent's read-only mode (42205). */
+    private static boolean refusesWrites(SchemaRegistryException e) {
+        int status = e.errorCode() >= 10000 ? e.errorCode() / 100 : e.errorCode();
+        return status == 401 || status == 403 || e.errorCode() == 42205;
+    }
+
+    private JsonNode lookUp(String subject, String body, SchemaRegistryException refused) {
+        try {
+            return call(HttpRequest.newBuilder(uri("/subjects/" + encode(subject)))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)));
+        } catch (SchemaRegistryException e) {
+            if (e.errorCode() == 40401 || e.errorCode() == 40403) {
+                throw new SchemaRegistryException(
+                        refused.errorCode(),
+                        refused.getMessage() + "; the schema is not registered under " + subject + " yet, and only"
+                                + " a caller the registry takes writes from can register it (an operator key, or"
+                                + " the registry's own machine)");
+            }
+            throw e;
+        }
     }
 
     @Override

@@ -65,6 +65,9 @@ public final class AccessFilter implements Filter {
             return; // a preflight, answered
         }
         String authorization = request.getHeader("Authorization");
+        if (authorization != null && audience == Audience.REGISTRY_READERS && !bearerScheme(authorization)) {
+            authorization = null; // a registry client's Basic credentials, meant for whichever registry
+        }
         Optional<CallerRecord> key = Optional.empty();
         if (authorization != null) {
             key = bearer(authorization).flatMap(keys::byToken);
@@ -95,7 +98,7 @@ public final class AccessFilter implements Filter {
 
     private boolean allowed(Audience audience, RequestCaller caller, HttpServletRequest request) {
         return switch (audience) {
-            case ANYONE, SUBMITTER -> true;
+            case ANYONE, REGISTRY_READERS, SUBMITTER -> true;
             case OPERATOR -> caller.isOperator();
             case INSTANCE -> caller.instance() || caller.isOperator();
             case OPERATOR_OR_LOOPBACK -> caller.isOperator() || fromThisMachine(request);
@@ -153,6 +156,12 @@ public final class AccessFilter implements Filter {
         return Optional.empty();
     }
 
+    /** Whether the credentials are of the Bearer scheme at all, however malformed. */
+    static boolean bearerScheme(String authorization) {
+        String scheme = authorization.trim().split("\\s", 2)[0];
+        return scheme.equalsIgnoreCase("bearer");
+    }
+
     private static List<String> forwardedFor(HttpServletRequest request) {
         return Collections.list(request.getHeaders("X-Forwarded-For"));
     }
@@ -182,7 +191,8 @@ public final class AccessFilter implements Filter {
                 || path.equals("/docs")
                 || path.startsWith("/docs/");
         response.setHeader("Content-Security-Policy", page ? PAGE_POLICY : DATA_POLICY);
-        if (audience != Audience.ANYONE || path.startsWith("/verify/") || path.equals("/mcp")) {
+        boolean shared = audience == Audience.ANYONE || audience == Audience.REGISTRY_READERS;
+        if (!shared || path.startsWith("/verify/") || path.equals("/mcp")) {
             response.setHeader("Cache-Control", "no-store"); // private: a receipt, a feed, a caller's answer
         }
     }

@@ -28,7 +28,7 @@ public final class AccessTable {
             new Rule(POST, "/verify/schema", Audience.ANYONE, "verification; the caller is recorded as its submitter"),
             new Rule(POST, "/verify/deliverable", Audience.ANYONE, "the same"),
             new Rule(
-                    List.of("GET", "POST", "DELETE"),
+                    List.of("POST", "DELETE"),
                     "/mcp",
                     Audience.ANYONE,
                     "MCP; its tools follow this table (verify_schema records its caller)"),
@@ -53,10 +53,11 @@ public final class AccessTable {
             new Rule(GET, "/docs/**", Audience.ANYONE, "interactive API documentation (Swagger UI)"),
             new Rule(GET, "/.well-known/**", Audience.ANYONE, "agent-card and public keys"),
             new Rule(GET, "/dashboard/**", Audience.ANYONE, "the dashboard page (it asks for a key to show receipts)"),
-            new Rule(GET, "/subjects/**", Audience.ANYONE, "schema registry: read"),
-            new Rule(GET, "/schemas/**", Audience.ANYONE, "schema registry: read"),
-            new Rule(GET, "/config/**", Audience.ANYONE, "schema registry: read"),
-            new Rule(POST, "/subjects/{subject}", Audience.ANYONE, "schema registry: look a schema up"),
+            new Rule(GET, "/subjects/**", Audience.REGISTRY_READERS, "schema registry: read"),
+            new Rule(GET, "/schemas/**", Audience.REGISTRY_READERS, "schema registry: read"),
+            new Rule(GET, "/config/**", Audience.REGISTRY_READERS, "schema registry: read"),
+            new Rule(GET, "/mode/**", Audience.REGISTRY_READERS, "schema registry: read"),
+            new Rule(POST, "/subjects/{subject}", Audience.REGISTRY_READERS, "schema registry: look a schema up"),
             new Rule(
                     List.of("POST", "PUT", "DELETE"),
                     "/subjects/**",
@@ -90,7 +91,7 @@ public final class AccessTable {
 
     private static int strictness(Audience audience) {
         return switch (audience) {
-            case ANYONE -> 0;
+            case ANYONE, REGISTRY_READERS -> 0;
             case SUBMITTER -> 1;
             case OPERATOR_OR_LOOPBACK -> 2;
             case INSTANCE -> 3;

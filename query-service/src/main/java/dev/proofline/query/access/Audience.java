@@ -5,6 +5,12 @@ public enum Audience {
     /** Anyone, with or without a key (a bad key is still refused). */
     ANYONE("anyone"),
     /**
+     * Anyone, and an {@code Authorization} of another scheme than Bearer is ignored: schema
+     * registry clients send the Basic credentials their configuration holds for whichever registry
+     * it names, and the embedded registry's reads are public. A Bearer key is still checked.
+     */
+    REGISTRY_READERS("anyone (an Authorization other than Bearer is ignored)"),
+    /**
      * Anyone identified (a key, or an anonymous client address); the route answers only with what
      * that caller submitted, and "not found" for the rest, whether it exists or not.
      */

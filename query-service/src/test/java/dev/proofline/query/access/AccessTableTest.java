@@ -28,8 +28,9 @@ class AccessTableTest {
         assertEquals(Audience.OPERATOR, AccessTable.audience("GET", "/metrics"));
         assertEquals(Audience.OPERATOR, AccessTable.audience("HEAD", "/metrics"));
         assertEquals(Audience.INSTANCE, AccessTable.audience("GET", "/internal/agent-history/x"));
-        assertEquals(Audience.ANYONE, AccessTable.audience("GET", "/subjects/receipts-value/versions"));
-        assertEquals(Audience.ANYONE, AccessTable.audience("POST", "/subjects/receipts-value"));
+        assertEquals(Audience.REGISTRY_READERS, AccessTable.audience("GET", "/subjects/receipts-value/versions"));
+        assertEquals(Audience.REGISTRY_READERS, AccessTable.audience("POST", "/subjects/receipts-value"));
+        assertEquals(Audience.REGISTRY_READERS, AccessTable.audience("GET", "/mode"));
         assertEquals(Audience.OPERATOR_OR_LOOPBACK, AccessTable.audience("POST", "/subjects/receipts-value/versions"));
         assertEquals(Audience.ANYONE, AccessTable.audience("GET", "/dashboard"));
         assertEquals(Audience.ANYONE, AccessTable.audience("GET", "/dashboard/app.js"));
