@@ -12,7 +12,9 @@ import java.util.Set;
  */
 public final class CorsPolicy {
     static final String ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, "
-            + "Mcp-Protocol-Version, Last-Event-ID, Payment-Signature";
+            + "Mcp-Protocol-Version, Last-Event-ID, Payment-Signature, "
+            // x402's reference clients send it on the paid retry, asking to read Payment-Response.
+            + "Access-Control-Expose-Headers";
     static final String EXPOSED_HEADERS = "Retry-After, WWW-Authenticate, Mcp-Session-Id, Payment-Required, "
             + "Payment-Response, Free-Allowance-Remaining, Free-Allowance-Limit, Free-Allowance-Resets";
 

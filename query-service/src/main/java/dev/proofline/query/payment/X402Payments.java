@@ -190,10 +190,10 @@ public final class X402Payments {
                     authorization.path("from").asString("?"),
                     authorization.path("nonce").asString("?"),
                     e.getMessage());
-            return settlementFailed(null);
+            return settlementFailed(unconfirmed(terms, payload));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return settlementFailed(null);
+            return settlementFailed(unconfirmed(terms, payload));
         }
         if (!settlement.path("success").asBoolean(false)) {
             LOG.warn(
@@ -211,14 +211,32 @@ public final class X402Payments {
         return receipt.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
     }
 
+    /**
+     * The SettlementResponse of a settlement the facilitator never confirmed (x402's
+     * {@code unexpected_settle_error}): clients read Payment-Response on every failed settlement.
+     */
+    static ObjectNode unconfirmed(PaymentTerms terms, ObjectNode payload) {
+        ObjectNode settlement = StrictJson.NODES
+                .objectNode()
+                .put("success", false)
+                .put("errorReason", "unexpected_settle_error")
+                .put("transaction", "")
+                .put("network", terms.network());
+        JsonNode payer = payload.path("payload").path("authorization").path("from");
+        if (payer.isString()) {
+            settlement.put("payer", payer.asString());
+        }
+        return settlement;
+    }
+
     private Answer settlementFailed(JsonNode settlement) {
         listener.refused(ErrorCode.PAYMENT_SETTLEMENT_FAILED.code());
-        Answer failed = Answer.error(new ErrorDocument(
-                ErrorCode.PAYMENT_SETTLEMENT_FAILED,
-                "The request was verified but the payment's settlement was not confirmed, so the receipt is"
-                        + " withheld; if the facilitator settled it after all, the operator can reconcile it.",
-                List.of()));
-        return settlement == null ? failed : failed.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
+        return Answer.error(new ErrorDocument(
+                        ErrorCode.PAYMENT_SETTLEMENT_FAILED,
+                        "The request was verified but the payment's settlement was not confirmed, so the receipt is"
+                                + " withheld; if the facilitator settled it after all, the operator can reconcile it.",
+                        List.of()))
+                .withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
     }
 
     private Admission.Decision refuse(

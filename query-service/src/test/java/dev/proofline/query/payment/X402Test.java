@@ -26,6 +26,18 @@ class X402Test {
     }
 
     @Test
+    void aSettlementNeverConfirmedStillAnswersPaymentResponseAsX402Says() {
+        ObjectNode payload = (ObjectNode) StrictJson.parse(
+                "{\"x402Version\":2,\"payload\":{\"authorization\":{\"from\":\"0xPayer\",\"nonce\":\"0x1\"}}}");
+        assertEquals(
+                "{\"success\":false,\"errorReason\":\"unexpected_settle_error\",\"transaction\":\"\","
+                        + "\"network\":\"eip155:31337\",\"payer\":\"0xPayer\"}",
+                X402Payments.unconfirmed(terms, payload).toString());
+        assertFalse(
+                X402Payments.unconfirmed(terms, StrictJson.NODES.objectNode()).has("payer"));
+    }
+
+    @Test
     void acceptedTermsMustMatchWhatWasOfferedNumbersByValueExtraAtLeast() {
         ObjectNode offered = terms.requirements(10_000);
         ObjectNode same = (ObjectNode) StrictJson.parse(
