@@ -148,7 +148,8 @@ public final class RequestParser {
             return null;
         }
         String text = value.stringValue();
-        if (text.isEmpty() || text.length() > MAX_ID_LENGTH) {
+        // Characters as JSON Schema's maxLength and agent ids count them: code points, not UTF-16 units.
+        if (text.isEmpty() || text.codePointCount(0, text.length()) > MAX_ID_LENGTH) {
             problems.add(new FieldProblem(
                     name,
                     text.isEmpty() ? "is empty" : "is longer than " + MAX_ID_LENGTH + " characters",

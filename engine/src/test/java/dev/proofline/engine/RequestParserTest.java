@@ -101,6 +101,16 @@ class RequestParserTest {
         assertTrue(
                 fixture.parse("{\"task_id\":\"" + ok + "\",\"expected_schema\":{},\"submitted_output\":1}")
                         instanceof ParseOutcome.Valid);
+        // Characters are code points, as JSON Schema's maxLength counts them: 200 emoji are 400 UTF-16 units.
+        String emoji = "\uD83D\uDE00";
+        assertTrue(
+                fixture.parse("{\"task_id\":\"" + emoji.repeat(200)
+                                + "\",\"expected_schema\":{},\"submitted_output\":1}")
+                        instanceof ParseOutcome.Valid);
+        assertEquals(
+                List.of("task_id"),
+                fields(invalid(
+                        "{\"task_id\":\"" + emoji.repeat(201) + "\",\"expected_schema\":{},\"submitted_output\":1}")));
     }
 
     @Test

@@ -387,6 +387,15 @@ class AccessIT {
         assertEquals(200, withAuthorization.apply("/schemas/types", basic));
         assertEquals(401, withAuthorization.apply("/subjects", "Bearer made-up-key"));
         assertEquals(401, withAuthorization.apply("/agents", basic), "a scheme Proofline does not take");
+        // The leaderboard's limit is what its OpenAPI says, 1 to 1000; anything else is named, not bent.
+        for (String limit : List.of("0", "1001", "abc", "")) {
+            HttpResponse<String> refused = call("GET", "/agents?limit=" + limit, null, null);
+            assertEquals(422, refused.statusCode(), limit + ": " + refused.body());
+            assertEquals(
+                    "limit",
+                    StrictJson.parse(refused.body()).at("/fields/0/field").asString());
+        }
+        assertEquals(200, call("GET", "/agents?limit=1000", null, null).statusCode());
 
         // Javalin would route X-HTTP-Method-Override: refused, so access is decided on the real method.
         HttpResponse<String> overridden = HTTP.send(

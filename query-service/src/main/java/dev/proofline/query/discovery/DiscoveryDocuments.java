@@ -139,7 +139,7 @@ public final class DiscoveryDocuments {
     }
 
     public ObjectNode openApi() {
-        return openApi.forDeployment(settings);
+        return openApi.forDeployment(settings, transparencyLog.isPresent());
     }
 
     /** RFC 9727: a linkset naming the API's description and documentation. */
@@ -199,13 +199,15 @@ public final class DiscoveryDocuments {
                                 + "submitted_output, rules?, bounds?, enforce_rules?, strict_content_check?, detail?}; answer: the signed receipt\n");
         text.append("- GET ")
                 .append(url("/score/{agent_id}"))
-                .append(": signed trust score (Wilson lower bound of the pass rate)\n");
+                .append(": signed trust score (Wilson lower bound of the pass rate); a deployment may charge for it"
+                        + " (402 with Payment-Required, as for verification)\n");
         text.append("- GET ")
                 .append(url("/reputation/{agent_id}"))
                 .append(": plain pass/fail history and score over time\n");
         text.append("- GET ")
                 .append(url("/receipts/{verification_id}"))
-                .append(": one signed receipt (after a 504 receipt_pending, for example)\n");
+                .append(": one signed receipt (after a 504 receipt_pending, for example), for the key that"
+                        + " submitted it (without a key: the same client address) and operators\n");
         transparencyLog.ifPresent(log -> {
             text.append("- GET ")
                     .append(url("/receipts/{verification_id}/proof"))
@@ -218,8 +220,10 @@ public final class DiscoveryDocuments {
         text.append("- GET ").append(url("/agents")).append(": leaderboard of every agent, best first\n");
         text.append("- GET ")
                 .append(url("/agents/{agent_id}/receipts"))
-                .append(": the agent's recent signed receipts\n");
-        text.append("- GET ").append(url(LIVE_FEED_PATH)).append(": live receipts (server-sent events)\n");
+                .append(": the agent's recent signed receipts (operator key)\n");
+        text.append("- GET ")
+                .append(url(LIVE_FEED_PATH))
+                .append(": live receipts, server-sent events (operator key)\n");
         text.append("- GET ").append(url("/dashboard")).append(": the dashboard for people\n");
         text.append("- GET ")
                 .append(url("/.well-known/agent-card.json"))
@@ -234,13 +238,16 @@ public final class DiscoveryDocuments {
         text.append("- GET ").append(url("/openapi.json")).append(": OpenAPI description; ");
         text.append(url("/docs")).append(": interactive documentation\n");
         text.append("- GET ").append(url("/llms-full.txt")).append(": this guide with complete examples\n\n");
+        text.append("Keys (from the operator) travel as Authorization: Bearer <key>, never in a URL; without one,"
+                + " verification uses the free allowance of your client address, or asks for an x402 payment.\n\n");
         text.append("## Limits\n\n- Request body: at most ")
                 .append(maxRequestBytes)
                 .append(" bytes (larger: 413)\n");
         text.append(
                 "- Rule types: sum_equals, gte, lte, exists_in, unique; agent ids starting test- are never scored\n\n");
-        text.append(
-                "## Errors\n\nEvery error is {code, message, status, retryable, charged, next_actions, fields}.\n\n");
+        text.append("## Errors\n\nEvery error is {code, message, status, retryable, charged, next_actions}, with"
+                + " retry_after (seconds, also the Retry-After header) on retryable ones and fields"
+                + " [{field, problem, fix}] when fields are wrong.\n\n");
         for (ErrorCode code : ErrorCode.values()) {
             text.append("- ")
                     .append(code.code())

@@ -42,8 +42,15 @@ final class OpenApiDocument {
                 .set("value", DiscoveryDocuments.sampleRequest());
     }
 
-    ObjectNode forDeployment(EngineSettings settings) {
+    /** The paths a deployment without a transparency log does not serve ({@code tlog.enabled=false}). */
+    static final java.util.List<String> LOG_PATHS =
+            java.util.List.of("/receipts/{verification_id}/proof", "/tlog/checkpoint", "/tlog/tile/{tile}");
+
+    ObjectNode forDeployment(EngineSettings settings, boolean transparencyLog) {
         ObjectNode doc = template.deepCopy();
+        if (!transparencyLog) {
+            LOG_PATHS.forEach(((ObjectNode) doc.get("paths"))::remove);
+        }
         ((ObjectNode) doc.get("info"))
                 .put("title", settings.serviceName())
                 .put("version", EngineSettings.VERIFIER_VERSION);

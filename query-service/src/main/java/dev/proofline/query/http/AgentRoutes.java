@@ -1,7 +1,10 @@
 package dev.proofline.query.http;
 
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
 import dev.proofline.contract.ScoredAgents;
+import dev.proofline.query.Answer;
 import dev.proofline.reputation.AgentHistory;
 import dev.proofline.reputation.AgentSummary;
 import dev.proofline.reputation.ReceiptPosition;
@@ -18,9 +21,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * What the dashboard reads, public like the scores: {@code GET /agents} (the leaderboard, from any
- * instance) and {@code GET /agents/{agent_id}/receipts} (the agent's recent signed receipts, read
- * back from the receipts topic), plus the internal route one instance asks another.
+ * What the dashboard reads: {@code GET /agents} (the leaderboard, from any instance, public like the
+ * scores) and {@code GET /agents/{agent_id}/receipts} (the agent's recent signed receipts, read back
+ * from the receipts topic, for operators), plus the internal route one instance asks another.
  */
 public final class AgentRoutes implements RouteGroup {
     static final int DEFAULT_LIMIT = 50;
@@ -44,7 +47,17 @@ public final class AgentRoutes implements RouteGroup {
     }
 
     private void leaderboard(Context ctx) {
-        AgentDirectory.Leaderboard board = directory.leaderboard(limit(ctx));
+        Optional<Integer> limit = requestedLimit(ctx);
+        if (limit.isEmpty()) {
+            Responses.send(
+                    ctx,
+                    Answer.error(ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                            "limit",
+                            "is not a whole number from 1 to " + MAX_LIMIT,
+                            "Send limit=1 to limit=" + MAX_LIMIT + ", or leave it out for " + DEFAULT_LIMIT + ".")))));
+            return;
+        }
+        AgentDirectory.Leaderboard board = directory.leaderboard(limit.get());
         ObjectNode body = agents(board.agents(), board.agentCount());
         body.put("instances", board.instances());
         body.put("complete", board.complete());
@@ -87,12 +100,22 @@ public final class AgentRoutes implements RouteGroup {
         return body;
     }
 
-    private static int limit(Context ctx) {
+    /** The caller's {@code limit}, 1 to {@link #MAX_LIMIT} (default {@link #DEFAULT_LIMIT}); empty if it is neither. */
+    private static Optional<Integer> requestedLimit(Context ctx) {
         String raw = ctx.queryParam("limit");
-        try {
-            return raw == null ? DEFAULT_LIMIT : Math.max(1, Math.min(MAX_LIMIT, Integer.parseInt(raw.trim())));
-        } catch (NumberFormatException e) {
-            return DEFAULT_LIMIT;
+        if (raw == null) {
+            return Optional.of(DEFAULT_LIMIT);
         }
+        try {
+            int limit = Integer.parseInt(raw);
+            return limit >= 1 && limit <= MAX_LIMIT ? Optional.of(limit) : Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Between instances, which ask only with a limit a caller's request passed. */
+    private static int limit(Context ctx) {
+        return requestedLimit(ctx).orElse(DEFAULT_LIMIT);
     }
 }

@@ -114,4 +114,30 @@ class DiscoveryDocumentsTest {
                 link.get("service-desc").get(0).get("href").asString());
         assertTrue(docs.docsHtml().contains("/verify/schema"));
     }
+
+    /**
+     * What a generated client or a fuzzer reads: the log's routes only where the log runs, and a 401
+     * on every operation, since a bad or revoked key is refused on any route.
+     */
+    @Test
+    void theOpenApiDescribesOnlyTheRoutesServedAndEveryStatusTheyGive() {
+        KeyRing keys = KeyRing.of(dev.proofline.attestor.SigningKey.generate("v1", new java.security.SecureRandom()));
+        JsonNode withoutLog = new DiscoveryDocuments(EngineSettings.defaults(), keys).openApi();
+        JsonNode withLog = new DiscoveryDocuments(
+                        EngineSettings.defaults(),
+                        keys,
+                        java.util.Optional.of(new DiscoveryDocuments.TransparencyLog("log.example/tlog", "k")))
+                .openApi();
+        for (String path : OpenApiDocument.LOG_PATHS) {
+            assertFalse(withoutLog.get("paths").has(path), path);
+            assertTrue(withLog.get("paths").has(path), path);
+        }
+        withLog.get("paths")
+                .properties()
+                .forEach(path -> path.getValue()
+                        .properties()
+                        .forEach(op -> assertTrue(
+                                op.getValue().get("responses").has("401"), op.getKey() + " " + path.getKey())));
+        assertTrue(withLog.at("/paths/~1agents/get/responses").has("422"), "a limit out of range");
+    }
 }
