@@ -104,7 +104,7 @@ class PublicKeysTest(unittest.TestCase):
         card = {"capabilities": {"extensions": [
             "junk", {"uri": 7}, {"uri": "urn:json-schema-verifier:extension:attestation:v2", "params": []},
             {"uri": "urn:json-schema-verifier:extension:attestation:v2",
-             "params": {"publicKeys": [{"keyVersion": 3}, "junk",
+             "params": {"publicKeys": [{"keyVersion": 3}, "junk", {"keyVersion": "bad", "publicKey": "!!"},
                                        {"keyVersion": version, "algorithm": "Ed25519", "publicKey": key}]}},
         ]}}
         self.assertEqual(public_keys(card), {version: base64.b64decode(key)})

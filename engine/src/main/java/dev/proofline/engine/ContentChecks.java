@@ -47,9 +47,9 @@ final class ContentChecks {
                             "a number an IEEE 754 double holds exactly",
                             DisplayValues.number(node),
                             "integer has more digits than a double holds; its canonical form and hash use "
-                                    + (Double.isFinite(node.doubleValue())
-                                            ? dev.proofline.attestor.EcmaScriptNumbers.format(node.doubleValue())
-                                            : "no number: it is beyond the largest double"),
+                                    // finite: a request with a number beyond the largest double is refused before any
+                                    // check
+                                    + dev.proofline.attestor.EcmaScriptNumbers.format(node.doubleValue()),
                             false,
                             ""));
                     return;

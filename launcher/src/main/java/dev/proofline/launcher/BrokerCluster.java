@@ -83,6 +83,12 @@ public final class BrokerCluster implements AutoCloseable {
         return nodeId - 1;
     }
 
+    /** Whether the node's process is up (started and neither stopped nor killed since). */
+    public boolean isRunning(int index) {
+        Process p = processes[index];
+        return p != null && p.isAlive();
+    }
+
     /** SIGKILL: no shutdown, no flush. */
     public void kill(int index) throws InterruptedException {
         Process p = processes[index];

@@ -218,14 +218,17 @@ public final class ProoflineNode implements AutoCloseable {
                     settings.scoreHalfLife(),
                     rankings);
             // The log's key is derived from the deployment secret: every instance signs with the same one.
-            NoteKey logKey =
-                    new NoteKey(settings.transparencyLog().originFor(publicUrl), secret.keyFor("transparency-log"));
+            // Named only when the log runs: a node without one needs no origin from its public URL.
+            Optional<NoteKey> logKey = settings.transparencyLog().enabled()
+                    ? Optional.of(new NoteKey(
+                            settings.transparencyLog().originFor(publicUrl), secret.keyFor("transparency-log")))
+                    : Optional.empty();
             if (settings.transparencyLog().enabled()) {
                 TransparencyLogTopology.addTo(
                         builder,
                         receiptStream,
                         settings.transparencyLog().topic(),
-                        logKey,
+                        logKey.orElseThrow(),
                         settings.transparencyLog().checkpointInterval(),
                         ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
             }
@@ -325,7 +328,8 @@ public final class ProoflineNode implements AutoCloseable {
                                     engineSettings,
                                     keys,
                                     publishedLog.map(log -> new DiscoveryDocuments.TransparencyLog(
-                                            logKey.name(), logKey.verifierKey()))),
+                                            logKey.orElseThrow().name(),
+                                            logKey.orElseThrow().verifierKey()))),
                             streams,
                             healthAdmin,
                             settings.maxRequestBytes(),
@@ -357,9 +361,9 @@ public final class ProoflineNode implements AutoCloseable {
             if (settings.transparencyLog().enabled()) {
                 LOG.info(
                         "transparency log {} on topic {}: checkpoints signed with {}",
-                        logKey.name(),
+                        logKey.orElseThrow().name(),
                         settings.transparencyLog().topic(),
-                        logKey.verifier());
+                        logKey.orElseThrow().verifier());
             }
             return new ProoflineNode(resources, streams, bootstrap, httpUrl, settings.dataDir(), newOperatorToken);
         } catch (Exception | Error e) {

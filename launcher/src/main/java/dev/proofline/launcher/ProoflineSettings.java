@@ -137,10 +137,12 @@ public record ProoflineSettings(
         public static final int CHECKPOINT_EVERY = 1024;
 
         /**
-         * The configured origin, or the log's URL prefix without scheme or trailing slash: public URL
-         * {@code https://verify.example.com/} serves the log under {@code /tlog/}, so its origin is
-         * {@code verify.example.com/tlog}. The port stays (two deployments on one host differ), user
-         * information never enters it.
+         * The configured origin, or the log's URL prefix without scheme, port or trailing slash:
+         * public URL {@code https://verify.example.com/} serves the log under {@code /tlog/}, so its
+         * origin is {@code verify.example.com/tlog}. The origin names the deployment's log, and any
+         * instance may sign its checkpoints, so it must not differ between instances: instances on
+         * one host answering on different ports (scale-out.sh, the compose file) share it, which a
+         * port in it would break. User information never enters it.
          */
         public String originFor(String publicUrl) {
             return origin.orElseGet(() -> {
@@ -148,14 +150,21 @@ public record ProoflineSettings(
                 try {
                     url = new java.net.URI(publicUrl);
                 } catch (java.net.URISyntaxException e) {
-                    url = null;
+                    throw new IllegalArgumentException(
+                            "public.url is no URL to name the transparency log by: set public.url or tlog.origin");
                 }
-                if (url == null || url.getHost() == null) {
+                String host = url.getHost();
+                if (host == null && url.getRawAuthority() != null) {
+                    // java.net.URI takes no host with '_' (Docker service names): read it from the authority.
+                    String authority = url.getRawAuthority().replaceFirst("^.*@", "");
+                    host = authority.startsWith("[") ? authority : authority.replaceFirst(":\\d*$", "");
+                }
+                if (host == null || host.isEmpty()) {
                     throw new IllegalArgumentException(
                             "public.url has no host to name the transparency log by: set public.url or tlog.origin");
                 }
                 String path = url.getRawPath() == null ? "" : url.getRawPath().replaceAll("/+$", "");
-                return url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort()) + path + "/tlog";
+                return host + path + "/tlog";
             });
         }
     }

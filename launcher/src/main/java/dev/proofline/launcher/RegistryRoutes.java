@@ -42,13 +42,7 @@ final class RegistryRoutes implements RouteGroup {
         });
         cfg.routes.post("/subjects/{subject}", ctx -> {
             String subject = ctx.pathParam("subject");
-            String schema;
-            try {
-                schema =
-                        new org.apache.avro.Schema.Parser().parse(schemaOf(ctx)).toString();
-            } catch (org.apache.avro.SchemaParseException e) {
-                throw new SchemaRegistryException(42201, "Invalid schema: not an Avro schema");
-            }
+            String schema = RegistryStore.canonical(schemaOf(ctx)); // 42201 when it is no Avro schema
             for (int version : store.versions(subject)) {
                 RegistryStore.Version v = store.version(subject, Integer.toString(version));
                 if (v.schema().equals(schema)) {
@@ -100,9 +94,16 @@ final class RegistryRoutes implements RouteGroup {
         cfg.routes.get(
                 "/config",
                 ctx -> send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
-        cfg.routes.get(
-                "/config/{subject}",
-                ctx -> send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
+        // No subject has a level of its own: as Confluent's registry, 40408 unless the global one is asked for.
+        cfg.routes.get("/config/{subject}", ctx -> {
+            if (!"true".equalsIgnoreCase(ctx.queryParam("defaultToGlobal"))) {
+                throw new SchemaRegistryException(
+                        40408,
+                        "Subject '" + ctx.pathParam("subject") + "' does not have subject-level compatibility"
+                                + " configured");
+            }
+            send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY));
+        });
         cfg.routes.post(
                 "/compatibility/subjects/{subject}/versions/{version}",
                 ctx -> send(

@@ -101,9 +101,9 @@ public final class Settings {
                     + " this way)");
     public static final Setting<String> TLOG_ORIGIN = Setting.optionalText(
             "tlog.origin",
-            "public.url without its scheme, then /tlog",
-            "the transparency log's checkpoint origin and key name (C2SP: the log's URL prefix without scheme); its"
-                    + " topic is <application.id>-tlog");
+            "public.url's host and path, then /tlog",
+            "the transparency log's checkpoint origin and key name (C2SP: the log's URL prefix without scheme);"
+                    + " instances of one deployment must agree on it; its topic is <application.id>-tlog");
     public static final Setting<Integer> TLOG_CHECKPOINT_INTERVAL_MS = Setting.integer(
             "tlog.checkpoint.interval.ms",
             1000,

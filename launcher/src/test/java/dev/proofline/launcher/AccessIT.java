@@ -315,6 +315,21 @@ class AccessIT {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertTrue(cors.headers().firstValue("Access-Control-Allow-Origin").isEmpty(), "no CORS for others");
+        // An allowed page's preflight for x402's paid retry, which asks to read Payment-Response.
+        HttpResponse<String> preflight = HTTP.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                        .header("Origin", "https://app.example")
+                        .header("Access-Control-Request-Method", "POST")
+                        .header("Access-Control-Request-Headers", "payment-signature,access-control-expose-headers")
+                        .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        String allowedHeaders =
+                preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("");
+        assertTrue(
+                allowedHeaders.contains("Payment-Signature")
+                        && allowedHeaders.contains("Access-Control-Expose-Headers"),
+                preflight.statusCode() + " " + preflight.headers());
         // An origin the operator allowed for CORS may use MCP from a browser; any other page may not.
         for (String origin : List.of("https://app.example", "https://elsewhere.example")) {
             HttpResponse<String> initialized = HTTP.send(

@@ -21,6 +21,7 @@ import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,6 +70,16 @@ class ClusterFaultIT {
                 cluster.kill(i);
             }
             cluster.close();
+        }
+    }
+
+    /** A scenario that failed with a broker down leaves the next a whole cluster, to fail for its own reasons. */
+    @AfterEach
+    void everyBrokerBackUp() throws Exception {
+        for (int i = 0; i < cluster.size(); i++) {
+            if (!cluster.isRunning(i)) {
+                cluster.restart(i);
+            }
         }
     }
 

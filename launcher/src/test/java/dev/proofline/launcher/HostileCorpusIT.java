@@ -424,6 +424,9 @@ class HostileCorpusIT {
         assertEquals(
                 "[]",
                 get.apply("/subjects/receipts-value/versions/1/referencedby").body());
+        assertEquals(
+                "{\"compatibilityLevel\":\"BACKWARD\"}",
+                get.apply("/config/receipts-value?defaultToGlobal=true").body());
         for (String[] refused : new String[][] {
             {"/subjects/receipts-value/versions/0", "42202"},
             {"/subjects/receipts-value/versions/-2", "42202"},
@@ -431,6 +434,7 @@ class HostileCorpusIT {
             {"/subjects/receipts-value/versions/999", "40402"},
             {"/subjects/no-such-value/versions/1", "40401"},
             {"/schemas/ids/2147000000/versions", "40403"},
+            {"/config/receipts-value", "40408"},
         }) {
             HttpResponse<String> answer = get.apply(refused[0]);
             assertEquals(
@@ -447,6 +451,20 @@ class HostileCorpusIT {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(422, notAvro.statusCode(), notAvro.body());
         assertEquals(42201, StrictJson.parse(notAvro.body()).get("error_code").asInt());
+        // JSON Avro parses, but no schema: a field named twice.
+        String twice = "{\"type\":\"record\",\"name\":\"T\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
+                + "{\"name\":\"a\",\"type\":\"int\"}]}";
+        HttpResponse<String> duplicate = http.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/subjects/receipts-value"))
+                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                        .POST(HttpRequest.BodyPublishers.ofString(StrictJson.MAPPER
+                                .createObjectNode()
+                                .put("schema", twice)
+                                .toString()))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(422, duplicate.statusCode(), duplicate.body());
+        assertEquals(42201, StrictJson.parse(duplicate.body()).get("error_code").asInt());
     }
 
     /** Every receipt and dead letter carrying a corpus correlation id, read committed, until all are in. */

@@ -642,7 +642,7 @@ class PipelineIT {
     void goVerifiesTheTransparencyLogsCheckpointsProofsAndTilesAndRefusesTamperedOnes() throws Exception {
         JsonNode log = get("/.well-known/agent-card.json", 200).get("transparency_log");
         assertEquals(
-                node.httpUrl().replaceFirst("^http://", "") + "/tlog",
+                java.net.URI.create(node.httpUrl()).getHost() + "/tlog",
                 log.get("origin").asString(),
                 "by default the origin is the log's URL prefix without its scheme (tlog-tiles)");
         java.net.http.HttpResponse<String> unpublished = java.net.http.HttpClient.newHttpClient()

@@ -42,7 +42,11 @@ class ProoflineConfigTest {
                         ProoflineConfig.load(Map.of(), Map.of()), tmp)
                 .transparencyLog();
         assertEquals("verify.example.com/tlog", byDefault.originFor("https://verify.example.com"));
-        assertEquals("127.0.0.1:8080/tlog", byDefault.originFor("http://127.0.0.1:8080/"));
+        assertEquals(
+                "127.0.0.1/tlog",
+                byDefault.originFor("http://127.0.0.1:8080/"),
+                "no port: instances of one deployment on one host share the log's name");
+        assertEquals("proofline_app/tlog", byDefault.originFor("http://proofline_app:8080"), "a Docker service name");
         assertEquals(
                 "example.org/proofline/tlog",
                 byDefault.originFor("https://who:secret@example.org/proofline//"),

@@ -89,6 +89,17 @@ class ScaleOutIT {
                         totals.values().stream().mapToLong(Long::longValue).sum();
                 String checkpoint = checkpointOfSize(a, logged);
                 assertEquals(checkpoint, checkpointOfSize(b, logged));
+                // ...named alike: each instance's agent-card key opens it, though they answer on two ports.
+                for (String instance : List.of(a, b)) {
+                    String vkey = StrictJson.parse(get(instance, "/.well-known/agent-card.json")
+                                    .body())
+                            .at("/transparency_log/verifier_key")
+                            .asString();
+                    assertEquals(
+                            logged,
+                            dev.proofline.tlog.Checkpoint.open(checkpoint, dev.proofline.tlog.NoteVerifier.parse(vkey))
+                                    .size());
+                }
                 int tiles = 0;
                 for (long n = 0; n * 256 < logged; n++) {
                     long width = Math.min(256, logged - n * 256);

@@ -30,7 +30,7 @@ public final class AgentCardKeys {
     }
 
     /** Where the attestation extension's {@code uri} starts (SPEC section 7); the version follows. */
-    static final String ATTESTATION_EXTENSION = "urn:json-schema-verifier:extension:attestation:";
+    static final String ATTESTATION_EXTENSION_PREFIX = "urn:json-schema-verifier:extension:attestation:";
 
     /**
      * The agent-card of a deployment from its base URL, or the card's own URL as a receipt's
@@ -67,17 +67,21 @@ public final class AgentCardKeys {
         List<PublishedKey> found = new ArrayList<>();
         for (JsonNode extension : card().path("capabilities").path("extensions")) {
             if (!extension.path("uri").isString()
-                    || !extension.path("uri").asString().startsWith(ATTESTATION_EXTENSION)) {
+                    || !extension.path("uri").asString().startsWith(ATTESTATION_EXTENSION_PREFIX)) {
                 continue; // another extension's keys sign nothing Proofline checks
             }
             for (JsonNode key : extension.path("params").path("publicKeys")) {
                 if (key.path("keyVersion").isString()
                         && key.path("algorithm").isString()
                         && key.path("publicKey").isString()) {
-                    found.add(new PublishedKey(
-                            key.get("keyVersion").asString(),
-                            key.get("algorithm").asString(),
-                            key.get("publicKey").asString()));
+                    try {
+                        found.add(new PublishedKey(
+                                key.get("keyVersion").asString(),
+                                key.get("algorithm").asString(),
+                                key.get("publicKey").asString()));
+                    } catch (IllegalArgumentException notAnEd25519Key) {
+                        // another algorithm, or not 32 bytes of base64: a key this client cannot check with
+                    }
                 }
             }
         }

@@ -335,7 +335,16 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             return new Schema.Parser().parse(text);
         } catch (SchemaParseException e) {
             throw new SchemaRegistryException(42201, "Invalid schema: " + reason(e));
+        } catch (org.apache.avro.AvroRuntimeException e) {
+            // Parsed JSON, but no schema: a duplicate field, a nested union, a default of the wrong type.
+            throw new SchemaRegistryException(
+                    42201, "Invalid schema: " + (e.getMessage() == null ? "not an Avro schema" : e.getMessage()));
         }
+    }
+
+    /** The schema's canonical text (as registered) for a lookup; 42201 when it is no Avro schema. */
+    public static String canonical(String text) {
+        return parse(text).toString();
     }
 
     /** Avro's reason without the class name of the JSON parser's exception it may wrap. */
