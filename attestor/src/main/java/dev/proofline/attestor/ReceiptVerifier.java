@@ -1,6 +1,5 @@
 package dev.proofline.attestor;
 
-import java.util.Base64;
 import java.util.Optional;
 import org.bouncycastle.crypto.params.Ed25519PublicKeyParameters;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
@@ -43,11 +42,7 @@ public final class ReceiptVerifier {
         }
         byte[] signature;
         try {
-            if (signatureText.length() % 4 != 0) {
-                // Java's decoder alone takes it; Python's b64decode(validate=True) does not.
-                throw new IllegalArgumentException("no padding");
-            }
-            signature = Base64.getDecoder().decode(signatureText);
+            signature = StrictBase64.decode(signatureText);
         } catch (IllegalArgumentException e) {
             return VerificationOutcome.invalid("attestation.signature is not padded standard base64");
         }

@@ -352,17 +352,7 @@ class HostileCorpusIT {
         try (RegistryStore other = RegistryStore.open(
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), Optional.empty())) {
             String later = "{\"type\":\"record\",\"name\":\"Later\",\"fields\":[{\"name\":\"x\",\"type\":\"string\"}]}";
-            HttpResponse<String> registered = HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(
-                                            URI.create(node.httpUrl() + "/subjects/hostile-later-value/versions"))
-                                    .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-                                    .POST(HttpRequest.BodyPublishers.ofString(StrictJson.MAPPER
-                                            .createObjectNode()
-                                            .put("schema", later)
-                                            .toString()))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> registered = postSchema("/subjects/hostile-later-value/versions", later);
             assertEquals(200, registered.statusCode(), registered.body());
             int laterId = StrictJson.parse(registered.body()).get("id").asInt();
             assertEquals(
@@ -443,28 +433,29 @@ class HostileCorpusIT {
                     refused[0]);
             assertEquals(Integer.parseInt(refused[1]) / 100, answer.statusCode(), refused[0]);
         }
-        HttpResponse<String> notAvro = http.send(
-                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/subjects/receipts-value"))
-                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"schema\":\"{\\\"type\\\":\\\"rec\"}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> notAvro = postSchema("/subjects/receipts-value", "{\"type\":\"rec");
         assertEquals(422, notAvro.statusCode(), notAvro.body());
         assertEquals(42201, StrictJson.parse(notAvro.body()).get("error_code").asInt());
         // JSON Avro parses, but no schema: a field named twice.
         String twice = "{\"type\":\"record\",\"name\":\"T\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
                 + "{\"name\":\"a\",\"type\":\"int\"}]}";
-        HttpResponse<String> duplicate = http.send(
-                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/subjects/receipts-value"))
-                        .header("Content-Type", "application/vnd.schemaregistry.v1+json")
-                        .POST(HttpRequest.BodyPublishers.ofString(StrictJson.MAPPER
-                                .createObjectNode()
-                                .put("schema", twice)
-                                .toString()))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> duplicate = postSchema("/subjects/receipts-value", twice);
         assertEquals(422, duplicate.statusCode(), duplicate.body());
         assertEquals(42201, StrictJson.parse(duplicate.body()).get("error_code").asInt());
+    }
+
+    /** A registry POST of {@code {"schema": schemaText}}, as Confluent's clients send it. */
+    private static HttpResponse<String> postSchema(String path, String schemaText) throws Exception {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                                .POST(HttpRequest.BodyPublishers.ofString(StrictJson.MAPPER
+                                        .createObjectNode()
+                                        .put("schema", schemaText)
+                                        .toString()))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     /** Every receipt and dead letter carrying a corpus correlation id, read committed, until all are in. */

@@ -1,5 +1,6 @@
 package dev.proofline.tlog;
 
+import dev.proofline.attestor.StrictBase64;
 import java.util.Base64;
 
 /**

@@ -1,5 +1,6 @@
 package dev.proofline.tlog;
 
+import dev.proofline.attestor.StrictBase64;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
