@@ -76,7 +76,8 @@ public final class ReputationTopology {
             Duration halfLife,
             AgentRankings rankings) {
         builder.addStateStore(Stores.windowStoreBuilder(
-                Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false),
+                CheckpointedWindowStore.supplier(
+                        Stores.persistentWindowStore(RECEIPT_INDEX, indexRetention, Duration.ofMillis(1), false)),
                 Serdes.String(),
                 new ReceiptPosition.ReceiptPositionSerde()));
         KGroupedStream<String, PositionedReceipt> byAgent = receiptStream
@@ -99,10 +100,12 @@ public final class ReputationTopology {
                         () -> DailyCounts.ZERO,
                         (agent, positioned, counts) -> counts.with(
                                 ReceiptFields.PASS.equals(positioned.receipt().getResult())),
-                        Materialized.<String, DailyCounts, WindowStore<Bytes, byte[]>>as(DAILY)
+                        // The store the DSL would choose by default, its offsets kept beside it.
+                        Materialized.<String, DailyCounts>as(
+                                        CheckpointedWindowStore.supplier(Stores.persistentTimestampedWindowStore(
+                                                DAILY, DAILY_RETENTION, Duration.ofDays(1), false)))
                                 .withKeySerde(Serdes.String())
-                                .withValueSerde(new DailyCounts.DailyCountsSerde())
-                                .withRetention(DAILY_RETENTION));
+                                .withValueSerde(new DailyCounts.DailyCountsSerde()));
         histories
                 .toStream()
                 .processValues(RankAgents.supplier(rankings), STORE)
