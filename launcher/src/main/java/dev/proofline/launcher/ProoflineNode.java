@@ -76,6 +76,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -232,7 +233,7 @@ public final class ProoflineNode implements AutoCloseable {
                         settings.transparencyLog().checkpointInterval(),
                         ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
             }
-            Properties props = streamsProperties(settings, bootstrap);
+            Properties props = streamsProperties(settings, bootstrap, InstanceId.of(settings.dataDir()));
             props.putAll(replication.streamsConfigs());
             props.putAll(settings.streamsOverrides()); // an operator's streams.* setting still wins
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
@@ -508,10 +509,14 @@ public final class ProoflineNode implements AutoCloseable {
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 
-    private static Properties streamsProperties(ProoflineSettings settings, String bootstrap) {
+    private static Properties streamsProperties(ProoflineSettings settings, String bootstrap, String instanceId) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        // Static membership, named by the data dir (Streams adds each thread's number): an instance
+        // restarted after a crash takes its own place in the group at once, where a new member would
+        // wait for the dead one's session to time out (45 s by default) before anything ran.
+        props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "proofline-" + instanceId);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put("processing.exception.handler.global.enabled", true); // Streams' own recommendation for 4.x
         // A record stamped with a negative time (a client may write one) would fail the thread again and again.
