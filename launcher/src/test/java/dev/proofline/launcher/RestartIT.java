@@ -55,6 +55,7 @@ class RestartIT {
                     PipelineHarness.readCommitted(bootstrap, "receipts", valid, Duration.ofSeconds(60))
                             .size());
             before = state(bootstrap, httpPort, data);
+            assertDailyCountsOutliveTheirWindows(bootstrap);
             assertEquals(143, first.stop(), "terminated by SIGTERM, as the JVM reports it");
             assertTrue(
                     java.nio.file.Files.readString(tmp.resolve("first.log")).contains("Proofline stopped"),
@@ -81,6 +82,28 @@ class RestartIT {
                 .filter(line -> line.contains(" ERROR ") || line.contains("corrupted"))
                 .toList();
         assertEquals(List.of(), troubles, "the restart's log");
+    }
+
+    /**
+     * A restore rebuilds the 30-day figures from the {@code agent-daily} changelog, so it must keep
+     * what the store keeps (Streams sizes it from the store's retention, plus a day).
+     */
+    private static void assertDailyCountsOutliveTheirWindows(String bootstrap) throws Exception {
+        var topic = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "proofline-agent-daily-changelog");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            long retention = Long.parseLong(admin.describeConfigs(List.of(topic))
+                    .all()
+                    .get()
+                    .get(topic)
+                    .get("retention.ms")
+                    .value());
+            assertEquals(
+                    dev.proofline.reputation.ReputationTopology.DAILY_RETENTION
+                            .plusDays(1)
+                            .toMillis(),
+                    retention);
+        }
     }
 
     private static State state(String bootstrap, String httpPort, String data) throws Exception {

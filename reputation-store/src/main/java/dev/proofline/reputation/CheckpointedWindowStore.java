@@ -1,6 +1,7 @@
 package dev.proofline.reputation;
 
 import java.util.Map;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.TimestampedBytesStore;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowStore;
@@ -113,6 +115,11 @@ class CheckpointedWindowStore implements WindowStore<Bytes, byte[]>, WithRetenti
     @Override
     public long approximateNumUncommittedBytes() {
         return inner.approximateNumUncommittedBytes();
+    }
+
+    @Override
+    public ReadOnlyWindowStore<Bytes, byte[]> readOnly(IsolationLevel isolationLevel) {
+        return inner.readOnly(isolationLevel);
     }
 
     @Override

@@ -105,7 +105,9 @@ public final class ReputationTopology {
                                         CheckpointedWindowStore.supplier(Stores.persistentTimestampedWindowStore(
                                                 DAILY, DAILY_RETENTION, Duration.ofDays(1), false)))
                                 .withKeySerde(Serdes.String())
-                                .withValueSerde(new DailyCounts.DailyCountsSerde()));
+                                .withValueSerde(new DailyCounts.DailyCountsSerde())
+                                // Streams sizes the changelog's retention from this, not the supplier's.
+                                .withRetention(DAILY_RETENTION));
         histories
                 .toStream()
                 .processValues(RankAgents.supplier(rankings), STORE)
