@@ -1,7 +1,10 @@
 package dev.proofline.reputation;
 
 import dev.proofline.schemas.avro.Receipt;
+import java.time.LocalDate;
+import java.time.Month;
 import java.time.OffsetDateTime;
+import java.time.Year;
 import java.time.format.DateTimeParseException;
 import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -12,16 +15,81 @@ import org.apache.kafka.streams.processor.TimestampExtractor;
  * receipt when it was verified, wherever and whenever it is read (a replay, a late record).
  */
 public final class VerifiedAt implements TimestampExtractor {
+    private static final int RECEIPT_FORM_LENGTH = "2026-10-01T01:01:09.606993+00:00".length();
+    private static final long MILLIS_PER_DAY = 86_400_000L;
+
     /** Epoch milliseconds of a receipt time ({@code 2026-10-01T01:01:09.606993+00:00}), if it is one. */
     public static OptionalLong millis(String verifiedAt) {
         if (verifiedAt == null) {
             return OptionalLong.empty();
+        }
+        long fast = receiptFormMillis(verifiedAt);
+        if (fast >= 0) {
+            return OptionalLong.of(fast);
         }
         try {
             return OptionalLong.of(OffsetDateTime.parse(verifiedAt).toInstant().toEpochMilli());
         } catch (DateTimeParseException e) {
             return OptionalLong.empty();
         }
+    }
+
+    /**
+     * The form every receipt is stamped with (UTC, microseconds), read without {@code java.time}'s
+     * general parser, which cost a few per cent of a stream thread (every receipt's time is read
+     * twice: as its event time and into its agent's history); -1 for anything else, which the
+     * general parser then judges. Years 1970-9999 only, so -1 never is a real answer.
+     */
+    static long receiptFormMillis(String s) {
+        if (s.length() != RECEIPT_FORM_LENGTH
+                || s.charAt(4) != '-'
+                || s.charAt(7) != '-'
+                || s.charAt(10) != 'T'
+                || s.charAt(13) != ':'
+                || s.charAt(16) != ':'
+                || s.charAt(19) != '.'
+                || !s.startsWith("+00:00", 26)) {
+            return -1;
+        }
+        int year = digits(s, 0, 4);
+        int month = digits(s, 5, 2);
+        int day = digits(s, 8, 2);
+        int hour = digits(s, 11, 2);
+        int minute = digits(s, 14, 2);
+        int second = digits(s, 17, 2);
+        int micros = digits(s, 20, 6);
+        if (year < 1970
+                || micros < 0
+                || month < 1
+                || month > 12
+                || day < 1
+                || day > Month.of(month).length(Year.isLeap(year))
+                || hour < 0
+                || hour > 23
+                || minute < 0
+                || minute > 59
+                || second < 0
+                || second > 59) {
+            return -1;
+        }
+        return LocalDate.of(year, month, day).toEpochDay() * MILLIS_PER_DAY
+                + hour * 3_600_000L
+                + minute * 60_000L
+                + second * 1_000L
+                + micros / 1_000;
+    }
+
+    /** The decimal number in {@code count} ASCII digits from {@code from}, or -1. */
+    private static int digits(String s, int from, int count) {
+        int value = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     @Override
