@@ -233,9 +233,8 @@ public final class ProoflineNode implements AutoCloseable {
                         settings.transparencyLog().checkpointInterval(),
                         ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
             }
-            Properties props = streamsProperties(settings, bootstrap, InstanceId.of(settings.dataDir()));
-            props.putAll(replication.streamsConfigs());
-            props.putAll(settings.streamsOverrides()); // an operator's streams.* setting still wins
+            Properties props = streamsProperties(
+                    settings, bootstrap, InstanceId.of(settings.dataDir()), replication.streamsConfigs());
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
             PipelineProgress progress = new PipelineProgress();
             KafkaStreams streams = new KafkaStreams(
@@ -509,13 +508,19 @@ public final class ProoflineNode implements AutoCloseable {
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 
-    private static Properties streamsProperties(ProoflineSettings settings, String bootstrap, String instanceId) {
+    /**
+     * Kafka Streams' settings: Proofline's, then {@code client.*}, then {@code replication}'s, then
+     * {@code streams.*}, so an operator's {@code streams.*} setting wins.
+     */
+    static Properties streamsProperties(
+            ProoflineSettings settings, String bootstrap, String instanceId, Map<String, Object> replication) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         // Static membership, named by the data dir (Streams adds each thread's number): an instance
         // restarted after a crash takes its own place in the group at once, where a new member would
-        // wait for the dead one's session to time out (45 s by default) before anything ran.
+        // wait for the dead one's session to time out (45 s by default) before anything ran. An
+        // empty streams.group.instance.id turns it off (docs/kafka.md).
         props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "proofline-" + instanceId);
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put("processing.exception.handler.global.enabled", true); // Streams' own recommendation for 4.x
@@ -544,7 +549,11 @@ public final class ProoflineNode implements AutoCloseable {
                     Math.min(100L, settings.eagerCommitGap().toMillis()));
         }
         props.putAll(settings.clientOverrides());
+        props.putAll(replication);
         props.putAll(settings.streamsOverrides());
+        if ("".equals(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))) {
+            props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG); // Kafka refuses an empty one
+        }
         return props;
     }
 

@@ -1,0 +1,45 @@
+package dev.proofline.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each instance is a static member of the Streams group unless its operator says otherwise. */
+class StaticMembershipTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theMembersNameIsTheInstanceIdKeptInTheDataDir() throws Exception {
+        Properties props = streamsProperties(Map.of());
+        String id = InstanceId.of(tmp);
+        assertEquals("proofline-" + id, props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        assertEquals(id, InstanceId.of(tmp), "kept, so a restart takes the same place");
+    }
+
+    @Test
+    void anOperatorMayRenameItOrTurnItOff() throws Exception {
+        assertEquals(
+                "edge-7",
+                streamsProperties(Map.of("streams.group.instance.id", "edge-7"))
+                        .get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        Properties off = streamsProperties(Map.of("streams.group.instance.id", ""));
+        assertFalse(off.containsKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), off.toString());
+        // Kafka Streams accepts what is left: dynamic membership.
+        new StreamsConfig(off);
+    }
+
+    private Properties streamsProperties(Map<String, String> flags) throws Exception {
+        Map<String, String> all = new java.util.HashMap<>(flags);
+        all.put("data-dir", tmp.toString());
+        ProoflineSettings settings = ProoflineSettings.resolve(ProoflineConfig.load(all, Map.of()), tmp);
+        return ProoflineNode.streamsProperties(settings, "127.0.0.1:9092", InstanceId.of(settings.dataDir()), Map.of());
+    }
+}
