@@ -283,6 +283,48 @@ class ConnectionLimitsIT {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    @Test
+    void aClientAskingAgainAsSoonAsItHasItsAnswerIsNeverRefused() throws Exception {
+        // The one slot is given back before the answer's last byte leaves, so a client at the limit
+        // that asks again at once, on a new connection or on the same one, is always let in.
+        String mcp = node.httpUrl() + "/mcp";
+        HttpResponse<String> opened = http.send(initialize(mcp, "back-to-back"), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, opened.statusCode(), opened.body());
+        String session = opened.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        String ping = "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}";
+        String host = "Host: 127.0.0.1:" + URI.create(mcp).getPort() + "\r\n";
+        try {
+            for (int i = 0; i < 300; i++) {
+                if (i % 2 == 0) {
+                    String answer = raw(
+                            mcp,
+                            "POST /mcp HTTP/1.1\r\n" + host + "Connection: close\r\nMcp-Session-Id: " + session
+                                    + "\r\nContent-Type: application/json\r\n"
+                                    + "Accept: application/json, text/event-stream\r\nContent-Length: "
+                                    + ping.length() + "\r\n\r\n" + ping);
+                    assertTrue(answer.startsWith("HTTP/1.1 200 "), "request " + i + ": " + answer);
+                } else {
+                    HttpResponse<String> answer = http.send(
+                            HttpRequest.newBuilder(URI.create(mcp))
+                                    .header("Content-Type", "application/json")
+                                    .header("Accept", "application/json, text/event-stream")
+                                    .header("Mcp-Session-Id", session)
+                                    .POST(HttpRequest.BodyPublishers.ofString(ping))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    assertEquals(200, answer.statusCode(), "request " + i + ": " + answer.body());
+                }
+            }
+        } finally {
+            http.send(
+                    HttpRequest.newBuilder(URI.create(mcp))
+                            .header("Mcp-Session-Id", session)
+                            .DELETE()
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+        }
+    }
+
     /** The uniform document with this code, whose status is the HTTP status it came with. */
     private static void assertDocument(int expectedStatus, String code, int httpStatus, String body) {
         assertEquals(expectedStatus, httpStatus, body);

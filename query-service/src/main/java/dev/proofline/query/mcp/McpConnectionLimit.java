@@ -1,24 +1,22 @@
 package dev.proofline.query.mcp;
 
 import dev.proofline.contract.ErrorDocument;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * At most so many MCP requests open at once, streamed answers included (the SDK may answer a POST
  * as server-sent events): a flood gets 503 {@code server_busy} with the uniform document, never an
- * out-of-memory. A slot is freed when the request ends, or, for an asynchronous answer, when it
- * completes, times out or fails.
+ * out-of-memory. A slot is freed when the request ends, or, for an asynchronous answer, when the
+ * handler completes it, or it times out or fails.
  */
 final class McpConnectionLimit implements Filter {
     private final Semaphore slots;
@@ -34,20 +32,11 @@ final class McpConnectionLimit implements Filter {
             refuseBusy((HttpServletResponse) response);
             return;
         }
-        AtomicBoolean released = new AtomicBoolean();
-        Runnable release = () -> {
-            if (released.compareAndSet(false, true)) {
-                slots.release();
-            }
-        };
+        AsyncSlot slot = new AsyncSlot(slots::release);
         try {
-            chain.doFilter(request, response);
+            chain.doFilter(new AsyncSlot.Request((HttpServletRequest) request, slot), response);
         } finally {
-            if (request.isAsyncStarted()) {
-                request.getAsyncContext().addListener(new ReleaseWhenDone(release));
-            } else {
-                release.run();
-            }
+            slot.dispatchReturned();
         }
     }
 
@@ -58,26 +47,5 @@ final class McpConnectionLimit implements Filter {
         http.setHeader("Retry-After", Integer.toString(busy.code().retryAfterSeconds()));
         http.setContentType("application/json");
         http.getOutputStream().write(busy.toJson().toString().getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Frees the slot once the asynchronous stream ends, however it ends. */
-    private record ReleaseWhenDone(Runnable release) implements AsyncListener {
-        @Override
-        public void onComplete(AsyncEvent event) {
-            release.run();
-        }
-
-        @Override
-        public void onTimeout(AsyncEvent event) {
-            release.run();
-        }
-
-        @Override
-        public void onError(AsyncEvent event) {
-            release.run();
-        }
-
-        @Override
-        public void onStartAsync(AsyncEvent event) {}
     }
 }
