@@ -316,12 +316,13 @@ class ConnectionLimitsIT {
                 }
             }
         } finally {
-            http.send(
+            HttpResponse<Void> deleted = http.send(
                     HttpRequest.newBuilder(URI.create(mcp))
                             .header("Mcp-Session-Id", session)
                             .DELETE()
                             .build(),
                     HttpResponse.BodyHandlers.discarding());
+            assertTrue(deleted.statusCode() < 300, "DELETE of the session: " + deleted.statusCode());
         }
     }
 

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class AsyncSlot {
     private final Runnable release;
     private final AtomicBoolean released = new AtomicBoolean();
-    private volatile boolean asynchronous;
+    /** The context handed out once the handler started asynchronous mode; null until then. */
+    private volatile AsyncContext handedOut;
 
     AsyncSlot(Runnable release) {
         this.release = release;
@@ -32,7 +33,7 @@ final class AsyncSlot {
 
     /** Called once the filter chain has returned: the slot is free unless an answer is still open. */
     void dispatchReturned() {
-        if (!asynchronous) {
+        if (handedOut == null) {
             giveBack();
         }
     }
@@ -44,9 +45,9 @@ final class AsyncSlot {
     }
 
     private AsyncContext track(AsyncContext context) {
-        asynchronous = true;
         context.addListener(new GiveBackWhenDone());
-        return new Completing(context);
+        handedOut = new Completing(context);
+        return handedOut;
     }
 
     /** The request as the handler sees it: starting asynchronous mode hands out a tracked context. */
@@ -66,6 +67,13 @@ final class AsyncSlot {
         @Override
         public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
             return slot.track(super.startAsync(request, response));
+        }
+
+        @Override
+        public AsyncContext getAsyncContext() {
+            AsyncContext context = super.getAsyncContext(); // throws as the container does when not started
+            AsyncContext tracked = slot.handedOut;
+            return tracked != null ? tracked : context;
         }
     }
 

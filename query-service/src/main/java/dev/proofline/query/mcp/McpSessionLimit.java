@@ -7,6 +7,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 
 /**
@@ -37,15 +38,52 @@ final class McpSessionLimit implements Filter {
         }
         if (named != null) {
             sessions.seen(named, now);
-        }
-        chain.doFilter(request, response);
-        if (named == null) {
-            String opened = answer.getHeader(SESSION_HEADER);
-            if (opened != null && answer.getStatus() < 400) {
-                sessions.opened(opened, now);
+            chain.doFilter(request, response);
+            // The SDK answers a DELETE with a bare status, sent only once this returns.
+            if ("DELETE".equals(http.getMethod()) && answer.getStatus() < 400) {
+                sessions.closed(named);
             }
-        } else if ("DELETE".equals(http.getMethod()) && answer.getStatus() < 400) {
-            sessions.closed(named);
+            return;
+        }
+        Opening opening = new Opening(answer, now);
+        chain.doFilter(request, opening);
+        if (opening.id != null && answer.getStatus() >= 400) {
+            sessions.closed(opening.id);
+        }
+    }
+
+    /**
+     * Counts a session as soon as its id is set on the answer. The SDK flushes the initialize answer
+     * before it returns, so a client may already be using the session, or deleting it, by the time
+     * this filter's code after the chain runs: counted then, a session deleted first would stay
+     * counted.
+     */
+    private final class Opening extends HttpServletResponseWrapper {
+        private final long now;
+        private String id;
+
+        Opening(HttpServletResponse response, long now) {
+            super(response);
+            this.now = now;
+        }
+
+        @Override
+        public void setHeader(String name, String value) {
+            super.setHeader(name, value);
+            noteSession(name, value);
+        }
+
+        @Override
+        public void addHeader(String name, String value) {
+            super.addHeader(name, value);
+            noteSession(name, value);
+        }
+
+        private void noteSession(String name, String value) {
+            if (SESSION_HEADER.equalsIgnoreCase(name) && value != null && id == null) {
+                id = value;
+                sessions.opened(value, now);
+            }
         }
     }
 }
