@@ -79,8 +79,9 @@ public enum ErrorCode {
             402,
             null,
             "pay_and_retry",
-            "The payment does not match any of the requirements offered, or the facilitator refused it; nothing"
-                    + " was charged. Pay again as Payment-Required says."),
+            "The payment does not match any of the requirements offered, its authorization expires before it could be"
+                    + " settled, or the facilitator refused it; nothing was charged. Pay again as Payment-Required"
+                    + " says."),
     PAYMENT_REPLAYED(
             "payment_replayed",
             402,

@@ -457,7 +457,8 @@ public final class ProoflineNode implements AutoCloseable {
                     new Facilitator(settings.payment().facilitatorUrl().orElseThrow()),
                     claims,
                     allowance,
-                    metrics));
+                    metrics,
+                    Clock.systemUTC()));
             LOG.info(
                     "payments on: {} atomic units of {} on {} per verification past the allowance",
                     settings.payment().priceVerify(),

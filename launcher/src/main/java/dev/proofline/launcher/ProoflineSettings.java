@@ -190,7 +190,8 @@ public record ProoflineSettings(
                 payTo.orElse(""),
                 Settings.PAYMENT_PRICE_VERIFY.in(config),
                 Settings.PAYMENT_PRICE_SCORE.in(config),
-                Settings.PAYMENT_MAX_TIMEOUT_SECONDS.in(config));
+                Settings.PAYMENT_MAX_TIMEOUT_SECONDS.in(config),
+                (int) Settings.VERIFY_TIMEOUT.in(config).toSeconds() + PaymentTerms.SETTLE_SECONDS);
     }
 
     /** Who may call what ({@code docs/access.md}): where keys are kept, which proxies and origins are trusted. */

@@ -233,7 +233,7 @@ public final class Settings {
             60,
             10,
             3600,
-            "how long a payment authorization must stay valid (x402 maxTimeoutSeconds)");
+            "how long a payment authorization must stay valid (x402 maxTimeoutSeconds); more than verify.timeout.seconds + 10");
 
     public static final List<Setting<?>> ALL = List.of(
             DATA_DIR,

@@ -264,6 +264,20 @@ class X402IT {
         assertEquals(
                 "payment_invalid",
                 StrictJson.parse(badSignature.body()).get("code").asString());
+        // An authorization that would expire before its settlement, after the receipt, is refused
+        // before the facilitator is asked (the reference client signs now + maxTimeoutSeconds).
+        long validBefore =
+                Long.parseLong(payload.at("/payload/authorization/validBefore").asString());
+        assertTrue(validBefore > java.time.Instant.now().getEpochSecond() + 30, payload.toString());
+        ObjectNode expiring = payload.deepCopy();
+        ((ObjectNode) expiring.get("payload").get("authorization"))
+                .put("validBefore", Long.toString(java.time.Instant.now().getEpochSecond() + 5));
+        HttpResponse<String> tooSoon = post("/verify/schema", request, Map.of("Payment-Signature", encode(expiring)));
+        assertEquals(402, tooSoon.statusCode(), tooSoon.body());
+        JsonNode tooSoonError = StrictJson.parse(tooSoon.body());
+        assertEquals("payment_invalid", tooSoonError.get("code").asString());
+        assertTrue(tooSoonError.get("message").asString().contains("expires too soon"), tooSoon.body());
+        assertTrue(tooSoon.headers().firstValue("Payment-Required").isPresent(), "the terms again");
         assertEquals(payerBefore, stack.balance(payer()), "refused payments move nothing");
 
         String header = signed.get("paymentSignature").asString();

@@ -9,10 +9,13 @@ import dev.proofline.contract.ErrorDocument;
 import dev.proofline.query.Answer;
 import dev.proofline.query.access.RequestCaller;
 import dev.proofline.query.verify.Admission;
+import java.math.BigInteger;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -39,13 +42,16 @@ public final class X402Payments {
     private final PaymentClaims claims;
     private final FreeAllowance allowance;
     private final PaymentListener listener;
+    private final Clock clock;
 
     public X402Payments(
             PaymentTerms terms,
             Facilitator facilitator,
             PaymentClaims claims,
             FreeAllowance allowance,
-            PaymentListener listener) {
+            PaymentListener listener,
+            Clock clock) {
+        this.clock = clock;
         this.terms = terms;
         this.facilitator = facilitator;
         this.claims = claims;
@@ -125,6 +131,16 @@ public final class X402Payments {
                     ErrorCode.PAYMENT_INVALID,
                     "The payment matches none of the"
                             + " requirements offered (x402 version 2, this scheme, network, asset, amount and payTo).");
+        }
+        if (expiresTooSoon(payload, clock.instant().getEpochSecond(), terms.minValiditySeconds())) {
+            return refuse(
+                    caller,
+                    resourceUrl,
+                    priced,
+                    ErrorCode.PAYMENT_INVALID,
+                    "The payment's authorization expires too soon: it is settled only after the receipt is signed,"
+                            + " so it must stay valid at least " + terms.minValiditySeconds()
+                            + " more seconds (sign it with validBefore now + maxTimeoutSeconds).");
         }
         String digest = paymentIdentity(payload);
         if (claims.claimed(digest)) {
@@ -256,6 +272,27 @@ public final class X402Payments {
                 X402.paymentRequired(x402Error, resourceUrl, priced.description(), terms.requirements(priced.amount()));
         return Answer.error(error).withHeader(X402.PAYMENT_REQUIRED, X402.encode(required));
     }
+
+    /**
+     * Whether an EIP-3009 authorization's {@code validBefore} (Unix seconds, a decimal string or a
+     * number) falls within {@code minValiditySeconds} of {@code nowSeconds}. An authorization without
+     * a readable one is left to the facilitator, which refuses what the chain would.
+     */
+    static boolean expiresTooSoon(ObjectNode payload, long nowSeconds, int minValiditySeconds) {
+        JsonNode validBefore = payload.path("payload").path("authorization").path("validBefore");
+        BigInteger seconds;
+        if (validBefore.isIntegralNumber()) {
+            seconds = validBefore.bigIntegerValue();
+        } else if (validBefore.isString()
+                && DECIMAL.matcher(validBefore.asString()).matches()) {
+            seconds = new BigInteger(validBefore.asString());
+        } else {
+            return false;
+        }
+        return seconds.compareTo(BigInteger.valueOf(nowSeconds).add(BigInteger.valueOf(minValiditySeconds))) < 0;
+    }
+
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,78}");
 
     /**
      * What makes a payment one payment: for an EIP-3009 authorization, its network, asset, payer

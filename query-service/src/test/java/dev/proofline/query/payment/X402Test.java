@@ -14,7 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 class X402Test {
     private final PaymentTerms terms = new PaymentTerms(
-            Optional.of("http://facilitator"), "eip155:31337", "0xToken", "USDC", "2", "0xPayTo", 10_000, 0, 60);
+            Optional.of("http://facilitator"), "eip155:31337", "0xToken", "USDC", "2", "0xPayTo", 10_000, 0, 60, 20);
 
     @Test
     void requirementsAreTheExactSchemeWithTheAmountAsAStringAndTheTokensDomain() {
@@ -54,6 +54,47 @@ class X402Test {
         ((ObjectNode) otherDomain.get("extra")).put("version", "1");
         assertFalse(X402Payments.sameTerms(otherDomain, offered));
         assertFalse(X402Payments.sameTerms(null, offered));
+    }
+
+    @Test
+    void anAuthorizationMustOutliveTheVerificationAndItsSettlement() {
+        long now = 1_800_000_000L;
+        for (String validBefore :
+                new String[] {"\"1800000020\"", "1800000020", "\"1800000060\"", "\"9" + "9".repeat(70) + "\""}) {
+            assertFalse(X402Payments.expiresTooSoon(authorization(validBefore), now, 20), validBefore);
+        }
+        for (String validBefore : new String[] {"\"1800000019\"", "1800000019", "\"0\"", "\"1799999000\"", "-5"}) {
+            assertTrue(X402Payments.expiresTooSoon(authorization(validBefore), now, 20), validBefore);
+        }
+        // Unreadable or absent: the facilitator refuses what the chain would.
+        for (String validBefore : new String[] {"\"soon\"", "\"-5\"", "\"0x10\"", "1.5e9", "null", "{}"}) {
+            assertFalse(X402Payments.expiresTooSoon(authorization(validBefore), now, 20), validBefore);
+        }
+        assertFalse(X402Payments.expiresTooSoon(StrictJson.NODES.objectNode(), now, 20));
+    }
+
+    @Test
+    void termsWhoseAuthorizationsCouldNotOutliveTheirSettlementAreRefused() {
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> new PaymentTerms(
+                        Optional.of("http://facilitator"),
+                        "eip155:31337",
+                        "0xToken",
+                        "USDC",
+                        "2",
+                        "0xPayTo",
+                        1,
+                        0,
+                        20,
+                        20));
+        assertTrue(refused.getMessage().contains("payment.max.timeout.seconds"), refused.getMessage());
+        new PaymentTerms(Optional.empty(), "eip155:31337", "0xToken", "USDC", "2", "", 1, 0, 20, 20); // payment off
+    }
+
+    private static ObjectNode authorization(String validBefore) {
+        return (ObjectNode) StrictJson.parse("{\"x402Version\":2,\"payload\":{\"authorization\":{\"from\":\"0xPayer\","
+                + "\"nonce\":\"0x1\",\"validBefore\":" + validBefore + "}}}");
     }
 
     @Test
