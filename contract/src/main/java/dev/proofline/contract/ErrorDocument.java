@@ -135,6 +135,17 @@ public record ErrorDocument(
                                 + " characters in them.")));
     }
 
+    /** The body stopped arriving before its end (shorter than its Content-Length, a chunk cut short). */
+    public static ErrorDocument bodyNotReceived() {
+        return new ErrorDocument(
+                ErrorCode.INVALID_REQUEST,
+                "The request's body did not arrive in time.",
+                List.of(new FieldProblem(
+                        "body",
+                        "stopped arriving before its end (shorter than its Content-Length, or a chunk cut short)",
+                        "Send the whole body at once, with a Content-Length that matches it.")));
+    }
+
     /** The verifier failed on a valid request: a bug. The cause goes to the operator's log, never to the caller. */
     public static ErrorDocument verificationFailed() {
         return new ErrorDocument(

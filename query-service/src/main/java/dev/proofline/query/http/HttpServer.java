@@ -50,13 +50,17 @@ public final class HttpServer implements AutoCloseable {
             });
             Responses.mount(cfg);
             cfg.routes.before(ctx -> {
+                if (!QueryText.decodes(ctx.queryString())) {
+                    // 400, as for a path that cannot be decoded: the URL, not a field of the request.
+                    Responses.send(
+                            ctx,
+                            new Answer(400, QueryText.UNDECODABLE.toJson(400).toString(), null));
+                    ctx.skipRemainingHandlers();
+                    return;
+                }
                 long declared = ctx.contentLength();
                 if (declared > maxRequestBytes) {
-                    // Read and drop a moderately oversized body before answering: a client still
-                    // sending would otherwise meet a closed connection instead of the answer.
-                    if (declared <= DRAINED_AT_MOST) {
-                        ctx.req().getInputStream().transferTo(OutputStream.nullOutputStream());
-                    }
+                    drainBeforeRefusing(ctx, declared);
                     Responses.send(
                             ctx,
                             Answer.error(ErrorDocument.payloadTooLarge(
@@ -103,6 +107,14 @@ public final class HttpServer implements AutoCloseable {
                         at.length > 0 ? at[0] : "unknown");
                 Responses.send(ctx, Answer.error(ErrorDocument.internalError()));
             });
+            // A body that stops arriving (shorter than its Content-Length, a chunk cut short): Javalin
+            // takes Jetty's idle timeout itself and answers 408 with nothing in it.
+            cfg.routes.error(408, ctx -> {
+                if (ctx.result() == null) {
+                    ErrorDocument error = ErrorDocument.bodyNotReceived();
+                    Responses.send(ctx, new Answer(408, error.toJson(408).toString(), null));
+                }
+            });
             cfg.routes.error(404, ctx -> {
                 if (ctx.result() == null) { // no route chose a body: the path is unknown
                     Responses.send(ctx, Answer.error(ErrorDocument.notFound()));
@@ -113,6 +125,24 @@ public final class HttpServer implements AutoCloseable {
         requireAccessRules(javalin);
         javalin.start(host, port);
         return new HttpServer(javalin);
+    }
+
+    /**
+     * Reads and drops a moderately oversized body before the 413, since a client still sending would
+     * otherwise meet a closed connection instead of the answer. Not when the client waits for
+     * {@code 100 Continue} before sending it: reading would invite the upload that is refused. A body
+     * that stops arriving still gets the 413, which may reach the client.
+     */
+    private static void drainBeforeRefusing(io.javalin.http.Context ctx, long declared) {
+        if (declared > DRAINED_AT_MOST || "100-continue".equalsIgnoreCase(ctx.header("Expect"))) {
+            ctx.header("Connection", "close");
+            return;
+        }
+        try {
+            ctx.req().getInputStream().transferTo(OutputStream.nullOutputStream());
+        } catch (java.io.IOException | RuntimeException stopped) {
+            ctx.header("Connection", "close");
+        }
     }
 
     /** Jetty's own "this request cannot be read" (a body that breaks HTTP framing), wherever it is in the causes. */
