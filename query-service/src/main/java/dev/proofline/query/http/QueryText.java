@@ -1,0 +1,66 @@
+package dev.proofline.query.http;
+
+import dev.proofline.contract.ErrorCode;
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Whether a raw query string decodes: every {@code %} starts two hex digits, and the bytes they
+ * stand for are UTF-8. The servlet layer drops a parameter it cannot decode without a word, so
+ * {@code ?limit=%zz} would be answered as if no limit were asked, and {@code ?as_of=%zz} as now:
+ * an answer to a question the caller did not ask. Such a query is refused instead, as a path that
+ * cannot be decoded is.
+ */
+final class QueryText {
+    private QueryText() {}
+
+    /** The 400 for a query string that does not decode; the document names {@code query}. */
+    static final ErrorDocument UNDECODABLE = new ErrorDocument(
+            ErrorCode.INVALID_REQUEST,
+            "The query string cannot be decoded.",
+            List.of(new FieldProblem(
+                    "query",
+                    "has a % not followed by two hex digits, or escapes bytes that are not UTF-8",
+                    "Percent-encode the UTF-8 bytes of each parameter (RFC 3986), e.g. %25 for a literal %.")));
+
+    /** Whether {@code raw} (as sent, before any decoding; null when there is none) decodes. */
+    static boolean decodes(String raw) {
+        if (raw == null || raw.indexOf('%') < 0) {
+            return true; // nothing escaped: the request line's characters are already checked by Jetty
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(raw.length() * 3);
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= raw.length()) {
+                    return false;
+                }
+                int high = Character.digit(raw.charAt(i + 1), 16);
+                int low = Character.digit(raw.charAt(i + 2), 16);
+                if (high < 0 || low < 0) {
+                    return false;
+                }
+                bytes.put((byte) (high << 4 | low));
+                i += 2;
+            } else {
+                bytes.put(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        bytes.flip();
+        try {
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(bytes);
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+}
