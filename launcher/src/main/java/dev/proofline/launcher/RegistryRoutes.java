@@ -5,6 +5,7 @@ import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.SchemaRegistryException;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -156,6 +157,7 @@ final class RegistryRoutes implements RouteGroup {
     }
 
     private static void send(Context ctx, int status, JsonNode body) {
-        ctx.status(status).contentType(CONTENT_TYPE).result(body.toString());
+        // Bytes, not a String: Jetty would encode text of a media type it does not know as Latin-1.
+        ctx.status(status).contentType(CONTENT_TYPE).result(body.toString().getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -433,6 +433,15 @@ class HostileCorpusIT {
                     refused[0]);
             assertEquals(Integer.parseInt(refused[1]) / 100, answer.statusCode(), refused[0]);
         }
+        // A subject outside ASCII comes back in UTF-8, as JSON must be, not as Latin-1 or "?".
+        HttpResponse<byte[]> unicode = http.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/subjects/%C3%A9t%C3%A9%E2%98%83/versions"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(404, unicode.statusCode());
+        JsonNode unicodeError = StrictJson.parse(unicode.body()); // strict: refuses bytes that are not UTF-8
+        assertEquals(40401, unicodeError.get("error_code").asInt());
+        assertTrue(unicodeError.get("message").asString().contains("\u00e9t\u00e9\u2603"), unicodeError.toString());
         HttpResponse<String> notAvro = postSchema("/subjects/receipts-value", "{\"type\":\"rec");
         assertEquals(422, notAvro.statusCode(), notAvro.body());
         assertEquals(42201, StrictJson.parse(notAvro.body()).get("error_code").asInt());

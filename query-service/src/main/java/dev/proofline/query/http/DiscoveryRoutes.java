@@ -4,6 +4,7 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.query.discovery.DiscoveryDocuments;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +43,7 @@ public final class DiscoveryRoutes implements RouteGroup {
         cfg.routes.get(
                 "/.well-known/api-catalog",
                 ctx -> ctx.contentType("application/linkset+json")
-                        .result(documents.apiCatalog().toString()));
+                        .result(documents.apiCatalog().toString().getBytes(StandardCharsets.UTF_8)));
         cfg.routes.get("/openapi.json", ctx -> json(ctx, 200, documents.openApi()));
         cfg.routes.get(
                 "/llms.txt",
