@@ -30,9 +30,16 @@ public final class StrictJson {
      */
     public static final int MAX_NESTING_DEPTH = 128;
 
+    /**
+     * Characters in one number's text (Jackson's default, kept): no double needs more than a few
+     * dozen, and parsing a longer one costs more than it can mean.
+     */
+    public static final int MAX_NUMBER_LENGTH = 1000;
+
     public static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .maxNumberLength(MAX_NUMBER_LENGTH)
                             .build())
                     .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -135,6 +142,10 @@ public final class StrictJson {
             reason = "arrays and objects are nested deeper than " + MAX_NESTING_DEPTH + " levels";
         } else if (original.contains("Trailing token")) {
             reason = "there is content after the JSON value";
+        } else if (original.contains("Number value length")) {
+            reason = "a number is written with more than " + MAX_NUMBER_LENGTH + " characters";
+        } else if (original.contains("surrogate")) {
+            reason = "a string contains a lone surrogate, which has no UTF-8 encoding";
         } else {
             reason = "unexpected character or token";
         }

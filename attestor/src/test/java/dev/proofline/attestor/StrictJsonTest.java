@@ -51,6 +51,25 @@ class StrictJsonTest {
     }
 
     @Test
+    void aLongNumberAndALoneSurrogateInAKeyAreNamedNotJustUnexpected() {
+        String longNumber = "{\"total\": 0." + "1".repeat(StrictJson.MAX_NUMBER_LENGTH) + "}";
+        for (String document : List.of(longNumber, "{\"a\":1,\"\\udc00\":2}", "{\"\\ud800\":1}")) {
+            for (Supplier<JsonNode> parse : List.<Supplier<JsonNode>>of(
+                    () -> StrictJson.parse(document),
+                    () -> StrictJson.parse(document.getBytes(StandardCharsets.UTF_8)))) {
+                String message =
+                        assertThrows(CanonicalJsonException.class, parse::get).getMessage();
+                String expected = document == longNumber
+                        ? "a number is written with more than 1000 characters"
+                        : "a string contains a lone surrogate, which has no UTF-8 encoding";
+                org.junit.jupiter.api.Assertions.assertTrue(message.endsWith(expected), message);
+            }
+        }
+        // 1,000 characters is still a number.
+        StrictJson.parse("[0." + "1".repeat(StrictJson.MAX_NUMBER_LENGTH - 2) + "]");
+    }
+
+    @Test
     void zeroBytesNeverLetJacksonGuessAnotherEncoding() {
         // "{}" in UTF-16BE and UTF-32LE: ASCII bytes apart from the zeros, and not UTF-8 JSON.
         for (byte[] bytes : List.of(new byte[] {0, '{', 0, '}'}, new byte[] {'{', 0, 0, 0, '}', 0, 0, 0})) {

@@ -124,6 +124,11 @@ class ConnectionLimitsIT {
                 "GET /agents HTTP/1.1\r\n" + longHeader,
                 431,
                 "POST /verify/schema HTTP/1.1\r\nX-HTTP-Method-Override: GET\r\nContent-Length: 0\r\n",
+                400,
+                // The servlet layer would drop an undecodable parameter and answer as if none were sent.
+                "GET /agents?limit=%zz HTTP/1.1\r\n",
+                400,
+                "GET /score/some-agent?as_of=%C3 HTTP/1.1\r\n",
                 400);
         for (Map.Entry<String, Integer> request : refused.entrySet()) {
             String what =
@@ -134,6 +139,14 @@ class ConnectionLimitsIT {
             assertTrue(!body.contains("<html"), raw);
             assertDocument(request.getValue(), "invalid_request", request.getValue(), body);
         }
+        // A client waiting for 100 Continue before sending an oversized body is refused at once, not
+        // invited to send it.
+        String expecting = raw(
+                base,
+                "POST /verify/schema HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "Expect: 100-continue\r\nContent-Length: 2000000\r\n\r\n");
+        assertTrue(expecting.startsWith("HTTP/1.1 413 "), expecting);
+        assertDocument(413, "payload_too_large", 413, expecting.substring(expecting.indexOf("\r\n\r\n") + 4));
         // A chunked body that breaks HTTP framing is the caller's mistake, not a server failure.
         String broken = raw(
                 base,
@@ -189,6 +202,18 @@ class ConnectionLimitsIT {
                 assertEquals(field, StrictJson.parse(body).at("/fields/0/field").asString(), raw);
             }
         }
+        // A lone surrogate would come back in the answer (its id) as bytes that are not UTF-8: refused.
+        String lone = "{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+        String loneAnswer = raw(
+                node.httpUrl(),
+                "POST /mcp HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+                        + "Accept: application/json, text/event-stream\r\nContent-Length: " + lone.length()
+                        + "\r\n\r\n" + lone);
+        assertTrue(loneAnswer.startsWith("HTTP/1.1 400 "), loneAnswer);
+        String loneBody = loneAnswer.substring(loneAnswer.indexOf("\r\n\r\n") + 4);
+        assertDocument(400, "invalid_request", 400, loneBody);
+        assertEquals("body", StrictJson.parse(loneBody).at("/fields/0/field").asString(), loneAnswer);
         // The SDK cannot read arguments that are not an object and would end the stream without an
         // answer: JSON-RPC's invalid params instead, so the client is not left waiting.
         String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","

@@ -75,7 +75,22 @@ final class McpTransportErrors implements Filter {
         byte[] body = null;
         if ("POST".equals(((HttpServletRequest) request).getMethod())) {
             ReplayedBody replayed = new ReplayedBody((HttpServletRequest) request);
-            JsonNode refusal = ToolCallShape.refusal(replayed.inspected());
+            JsonNode message = ToolCallShape.parse(replayed.inspected());
+            if (message != null && WholeUnicode.hasLoneSurrogate(message)) {
+                // The SDK would take it and write it back (an id, say) as bytes that are not UTF-8.
+                send(
+                        http,
+                        400,
+                        ErrorDocument.invalidRequest(
+                                List.of(
+                                        new FieldProblem(
+                                                "body",
+                                                "contains a lone surrogate (an escape from \\ud800 to \\udfff without its pair),"
+                                                        + " which has no UTF-8 encoding",
+                                                "Send whole Unicode text: pair each surrogate escape, or send the character itself."))));
+                return;
+            }
+            JsonNode refusal = ToolCallShape.refusal(message);
             if (refusal != null) {
                 http.setStatus(200);
                 http.setContentType("application/json");

@@ -17,13 +17,23 @@ final class ToolCallShape {
 
     /** The JSON-RPC error answering {@code body}, or null when the SDK can take it (or it is not a tools/call). */
     static JsonNode refusal(byte[] body) {
-        JsonNode message;
+        return refusal(parse(body));
+    }
+
+    /** The body as strict JSON, or null when it is not (the SDK refuses it, and McpTransportErrors words that). */
+    static JsonNode parse(byte[] body) {
         try {
-            message = StrictJson.parse(body);
+            return StrictJson.parse(body);
         } catch (RuntimeException notJson) {
-            return null; // the SDK refuses it, and McpTransportErrors words that refusal
+            return null;
         }
-        if (!message.isObject() || !"tools/call".equals(message.path("method").asString(""))) {
+    }
+
+    /** The same for a body already parsed ({@link #parse}; null: not JSON). */
+    static JsonNode refusal(JsonNode message) {
+        if (message == null
+                || !message.isObject()
+                || !"tools/call".equals(message.path("method").asString(""))) {
             return null;
         }
         JsonNode params = message.get("params");
