@@ -75,8 +75,7 @@ final class McpTransportErrors implements Filter {
         byte[] body = null;
         if ("POST".equals(((HttpServletRequest) request).getMethod())) {
             ReplayedBody replayed = new ReplayedBody((HttpServletRequest) request);
-            JsonNode message = ToolCallShape.parse(replayed.inspected());
-            if (message != null && WholeUnicode.hasLoneSurrogate(message)) {
+            if (WholeUnicode.hasLoneSurrogate(replayed.inspected())) {
                 // The SDK would take it and write it back (an id, say) as bytes that are not UTF-8.
                 send(
                         http,
@@ -90,7 +89,7 @@ final class McpTransportErrors implements Filter {
                                                 "Send whole Unicode text: pair each surrogate escape, or send the character itself."))));
                 return;
             }
-            JsonNode refusal = ToolCallShape.refusal(message);
+            JsonNode refusal = ToolCallShape.refusal(replayed.inspected());
             if (refusal != null) {
                 http.setStatus(200);
                 http.setContentType("application/json");

@@ -1,52 +1,64 @@
 package dev.proofline.query.mcp;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.Map;
-import tools.jackson.databind.JsonNode;
-
 /**
- * Whether a JSON message holds a lone surrogate in any key or string. JSON's backslash-u
- * escapes can name half of a surrogate pair on its own, which no UTF-8 text can carry: the SDK
- * would read it and echo it back (as the id of its answer) in bytes no strict client accepts.
+ * Whether a JSON text holds a lone surrogate: an escape of half a surrogate pair without its other
+ * half, which no UTF-8 text can carry, or such a half encoded as bytes directly. The SDK would read
+ * it and echo it back (as the id of its answer) in bytes no strict client accepts. The raw bytes are
+ * scanned rather than a parsed tree, so a body the strict parser refuses for another reason (a key
+ * twice, nesting too deep) is still caught.
  */
 final class WholeUnicode {
     private WholeUnicode() {}
 
-    static boolean hasLoneSurrogate(JsonNode message) {
-        Deque<JsonNode> pending = new ArrayDeque<>();
-        pending.push(message);
-        while (!pending.isEmpty()) {
-            JsonNode node = pending.pop();
-            if (node.isString() && hasLoneSurrogate(node.asString())) {
+    static boolean hasLoneSurrogate(byte[] json) {
+        for (int i = 0; i < json.length; i++) {
+            byte b = json[i];
+            if (b == (byte) 0xED && i + 1 < json.length && (json[i + 1] & 0xE0) == 0xA0) {
+                return true; // U+D800..U+DFFF written as UTF-8 bytes (CESU-8)
+            }
+            if (b != '\\' || i + 1 >= json.length) {
+                continue;
+            }
+            if (json[i + 1] != 'u') {
+                i++; // an escaped character: a backslash escaped this way starts nothing
+                continue;
+            }
+            int unit = hex4(json, i + 2);
+            if (unit < 0) {
+                i++;
+                continue; // not an escape JSON allows; the parser refuses it
+            }
+            if (Character.isLowSurrogate((char) unit)) {
                 return true;
             }
-            if (node.isObject()) {
-                for (Map.Entry<String, JsonNode> member : node.properties()) {
-                    if (hasLoneSurrogate(member.getKey())) {
-                        return true;
-                    }
-                    pending.push(member.getValue());
+            if (Character.isHighSurrogate((char) unit)) {
+                int next = i + 6 < json.length && json[i + 6] == '\\' && i + 7 < json.length && json[i + 7] == 'u'
+                        ? hex4(json, i + 8)
+                        : -1;
+                if (next < 0 || !Character.isLowSurrogate((char) next)) {
+                    return true;
                 }
-            } else if (node.isArray()) {
-                node.forEach(pending::push);
+                i += 11;
+            } else {
+                i += 5;
             }
         }
         return false;
     }
 
-    static boolean hasLoneSurrogate(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 == text.length() || !Character.isLowSurrogate(text.charAt(i + 1))) {
-                    return true;
-                }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                return true;
-            }
+    /** The four hex digits at {@code from} as a number, or -1. */
+    private static int hex4(byte[] json, int from) {
+        if (from + 4 > json.length) {
+            return -1;
         }
-        return false;
+        int value = 0;
+        for (int k = from; k < from + 4; k++) {
+            int digit = Character.digit(json[k], 16);
+            if (digit < 0) {
+                return -1;
+            }
+            value = value << 4 | digit;
+        }
+        return value;
     }
 }

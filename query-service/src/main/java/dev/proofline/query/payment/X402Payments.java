@@ -133,14 +133,7 @@ public final class X402Payments {
                             + " requirements offered (x402 version 2, this scheme, network, asset, amount and payTo).");
         }
         if (expiresTooSoon(payload, clock.instant().getEpochSecond(), terms.minValiditySeconds())) {
-            return refuse(
-                    caller,
-                    resourceUrl,
-                    priced,
-                    ErrorCode.PAYMENT_INVALID,
-                    "The payment's authorization expires too soon: it is settled only after the receipt is signed,"
-                            + " so it must stay valid at least " + terms.minValiditySeconds()
-                            + " more seconds (sign it with validBefore now + maxTimeoutSeconds).");
+            return refuseExpiringSoon(caller, resourceUrl, priced);
         }
         String digest = paymentIdentity(payload);
         if (claims.claimed(digest)) {
@@ -175,6 +168,10 @@ public final class X402Payments {
         }
         if (!first) {
             return refuse(caller, resourceUrl, priced, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
+        }
+        // Checked again now: the facilitator's verify and the claim took time of the authorization's too.
+        if (expiresTooSoon(payload, clock.instant().getEpochSecond(), terms.minValiditySeconds())) {
+            return refuseExpiringSoon(caller, resourceUrl, priced);
         }
         listener.paid();
         return new Admission.Decision.Proceed(answer -> {
@@ -271,6 +268,17 @@ public final class X402Payments {
         ObjectNode required =
                 X402.paymentRequired(x402Error, resourceUrl, priced.description(), terms.requirements(priced.amount()));
         return Answer.error(error).withHeader(X402.PAYMENT_REQUIRED, X402.encode(required));
+    }
+
+    private Admission.Decision refuseExpiringSoon(RequestCaller caller, String resourceUrl, Priced priced) {
+        return refuse(
+                caller,
+                resourceUrl,
+                priced,
+                ErrorCode.PAYMENT_INVALID,
+                "The payment's authorization expires too soon: it is settled only after the receipt is signed,"
+                        + " so it must stay valid at least " + terms.minValiditySeconds()
+                        + " more seconds (sign it with validBefore now + maxTimeoutSeconds).");
     }
 
     /**
