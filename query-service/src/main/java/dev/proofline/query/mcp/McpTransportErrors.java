@@ -74,7 +74,22 @@ final class McpTransportErrors implements Filter {
         }
         byte[] body = null;
         if ("POST".equals(((HttpServletRequest) request).getMethod())) {
-            ReplayedBody replayed = new ReplayedBody((HttpServletRequest) request);
+            ReplayedBody replayed;
+            try {
+                replayed = new ReplayedBody((HttpServletRequest) request);
+            } catch (IOException notReceived) {
+                // The caller's body stopped arriving (Jetty's idle timeout) or broke HTTP framing: its
+                // doing, answered as such, not as a failure here.
+                if (!http.isCommitted()) {
+                    http.setHeader("Connection", "close");
+                    boolean timedOut = causedByTimeout(notReceived);
+                    send(
+                            http,
+                            timedOut ? 408 : 400,
+                            timedOut ? ErrorDocument.bodyNotReceived() : ErrorDocument.malformedHttpRequest());
+                }
+                return;
+            }
             if (WholeUnicode.hasLoneSurrogate(replayed.inspected())) {
                 // The SDK would take it and write it back (an id, say) as bytes that are not UTF-8.
                 send(
@@ -105,6 +120,16 @@ final class McpTransportErrors implements Filter {
         if (!request.isAsyncStarted()) {
             answer.finish(); // an error written but never flushed still goes out as the document
         }
+    }
+
+    private static boolean causedByTimeout(Throwable e) {
+        Throwable cause = e;
+        for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
+            if (cause instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The document for a refusal the SDK answered with {@code status} and described as {@code sdkError}. */
