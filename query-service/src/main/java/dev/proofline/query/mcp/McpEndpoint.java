@@ -56,6 +56,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
 
     private final McpSyncServer server;
     private final int maxConnections;
+    private final int maxMessageBytes;
     private final McpSessions sessions;
 
     public McpEndpoint(
@@ -68,12 +69,13 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             int maxConnections,
             int maxSessions) {
         this.maxConnections = maxConnections;
+        this.maxMessageBytes = (int) Math.min(Integer.MAX_VALUE, 2L * verification.maxRequestBytes());
         this.sessions = new McpSessions(maxSessions, SESSION_SWEEP.multipliedBy(2));
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(PATH)
                 .sessionSweepInterval(SESSION_SWEEP)
                 // The access filter has already said who is calling; each tool call takes it from here.
-                .contextExtractor(request -> McpTransportContext.create(Map.of(CALLER, RequestCaller.of(request))))
+                .contextExtractor(McpEndpoint::context)
                 .securityValidator(DefaultServerTransportSecurityValidator.builder()
                         .allowedOrigins(allowedOrigins)
                         .allowedHosts(allowedHosts)
@@ -99,7 +101,8 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             FilterHolder limit = new FilterHolder(new McpConnectionLimit(maxConnections));
             limit.setAsyncSupported(true);
             context.addFilter(limit, PATH, EnumSet.of(DispatcherType.REQUEST));
-            FilterHolder errors = new FilterHolder(new McpTransportErrors(transport.protocolVersions()));
+            FilterHolder errors =
+                    new FilterHolder(new McpTransportErrors(transport.protocolVersions(), maxMessageBytes));
             errors.setAsyncSupported(true);
             context.addFilter(errors, PATH, EnumSet.of(DispatcherType.REQUEST));
             FilterHolder sessionLimit = new FilterHolder(new McpSessionLimit(sessions));
@@ -134,8 +137,11 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
         return SyncToolSpecification.builder()
                 .tool(tool)
                 .callHandler((exchange, request) -> {
-                    byte[] body = StrictJson.MAPPER.writeValueAsBytes(
-                            request.arguments() == null ? Map.of() : request.arguments());
+                    // The caller's own bytes; the SDK's maps only when the transport did not see them.
+                    byte[] body = exchange.transportContext().get(ToolArguments.ATTRIBUTE) instanceof byte[] sent
+                            ? sent
+                            : StrictJson.MAPPER.writeValueAsBytes(
+                                    request.arguments() == null ? Map.of() : request.arguments());
                     RequestCaller caller = caller(exchange);
                     PaymentOffer offer = offer(request);
                     try {
@@ -259,6 +265,16 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
     }
 
     /** Who is calling, as the access filter established it for this HTTP request. */
+    /** Who is calling, and a tool call's arguments exactly as sent ({@link ToolArguments}). */
+    private static McpTransportContext context(jakarta.servlet.http.HttpServletRequest request) {
+        Map<String, Object> context = new java.util.HashMap<>();
+        context.put(CALLER, RequestCaller.of(request));
+        if (request.getAttribute(ToolArguments.ATTRIBUTE) instanceof byte[] arguments) {
+            context.put(ToolArguments.ATTRIBUTE, arguments);
+        }
+        return McpTransportContext.create(context);
+    }
+
     private static RequestCaller caller(io.modelcontextprotocol.server.McpSyncServerExchange exchange) {
         Object known = exchange.transportContext().get(CALLER);
         return known instanceof RequestCaller c ? c : new RequestCaller(Submitter.address("unknown"), null, false);

@@ -41,10 +41,16 @@ final class McpTransportErrors implements Filter {
     static final String ALLOW = "POST, DELETE, OPTIONS";
 
     private final List<String> protocolVersions;
+    private final int maxMessageBytes;
 
-    /** @param protocolVersions the MCP versions the transport negotiates */
-    McpTransportErrors(List<String> protocolVersions) {
+    /**
+     * @param protocolVersions the MCP versions the transport negotiates
+     * @param maxMessageBytes the largest message taken: room for a request of {@code max.request.bytes}
+     *     and its JSON-RPC envelope, whose own size the verification then checks exactly
+     */
+    McpTransportErrors(List<String> protocolVersions, int maxMessageBytes) {
         this.protocolVersions = List.copyOf(protocolVersions);
+        this.maxMessageBytes = maxMessageBytes;
     }
 
     @Override
@@ -54,6 +60,12 @@ final class McpTransportErrors implements Filter {
         if (!METHODS.contains(((HttpServletRequest) request).getMethod())) {
             http.setHeader("Allow", ALLOW);
             send(http, 405, ErrorDocument.methodNotAllowed());
+            return;
+        }
+        if ("OPTIONS".equals(((HttpServletRequest) request).getMethod())) {
+            // The servlet's own answer would name GET, HEAD and TRACE, which this transport refuses.
+            http.setHeader("Allow", ALLOW);
+            http.setStatus(204);
             return;
         }
         String version = ((HttpServletRequest) request).getHeader("MCP-Protocol-Version");
@@ -74,6 +86,15 @@ final class McpTransportErrors implements Filter {
         }
         byte[] body = null;
         if ("POST".equals(((HttpServletRequest) request).getMethod())) {
+            long declared = request.getContentLengthLong();
+            if (declared > maxMessageBytes) {
+                http.setHeader("Connection", "close"); // its body is not read
+                send(
+                        http,
+                        413,
+                        ErrorDocument.payloadTooLarge((int) Math.min(declared, Integer.MAX_VALUE), maxMessageBytes));
+                return;
+            }
             ReplayedBody replayed;
             try {
                 replayed = new ReplayedBody((HttpServletRequest) request);
@@ -90,6 +111,11 @@ final class McpTransportErrors implements Filter {
                 }
                 return;
             }
+            if (!replayed.complete() || replayed.inspected().length > maxMessageBytes) {
+                http.setHeader("Connection", "close");
+                send(http, 413, ErrorDocument.payloadTooLarge(maxMessageBytes));
+                return;
+            }
             if (WholeUnicode.hasLoneSurrogate(replayed.inspected())) {
                 // The SDK would take it and write it back (an id, say) as bytes that are not UTF-8.
                 send(
@@ -104,13 +130,37 @@ final class McpTransportErrors implements Filter {
                                                 "Send whole Unicode text: pair each surrogate escape, or send the character itself."))));
                 return;
             }
-            JsonNode refusal = ToolCallShape.refusal(replayed.inspected());
+            JsonNode message;
+            try {
+                message = StrictJson.parse(replayed.inspected());
+            } catch (RuntimeException notStrict) {
+                message = null;
+                if (MessageShape.parse(replayed.inspected()) != null) {
+                    // JSON the SDK would read but that is not one meaning (a key twice, bytes that are
+                    // not UTF-8, nesting past 128 levels): a tool would run on what the SDK guessed.
+                    send(
+                            http,
+                            400,
+                            ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                                    "body",
+                                    "is " + notStrict.getMessage(),
+                                    "Send one JSON-RPC message as UTF-8 JSON with no key twice."))));
+                    return;
+                }
+            }
+            JsonNode refusal = ToolCallShape.refusal(message);
             if (refusal != null) {
                 http.setStatus(200);
                 http.setContentType("application/json");
                 http.setCharacterEncoding("UTF-8");
                 http.getWriter().write(refusal.toString());
                 return;
+            }
+            if (message != null && "tools/call".equals(message.path("method").asString(""))) {
+                byte[] arguments = ToolArguments.of(replayed.inspected());
+                if (arguments != null) {
+                    replayed.setAttribute(ToolArguments.ATTRIBUTE, arguments);
+                }
             }
             request = replayed;
             body = replayed.complete() ? replayed.inspected() : null;

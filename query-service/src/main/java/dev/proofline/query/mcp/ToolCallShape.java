@@ -6,9 +6,11 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A {@code tools/call} whose {@code params} or {@code arguments} is not an object: the SDK cannot
- * read it into its request type and ends the answer's stream without any message, so the client
- * waits out its timeout. Proofline answers it first, with JSON-RPC's "invalid params".
+ * A request the SDK cannot read into its request type: a {@code tools/call} whose {@code params} or
+ * {@code arguments} is not an object, any {@code params._meta} that is not an object, an
+ * {@code initialize} without params. The SDK ends the answer's stream without any message (or fails
+ * with 500), so the client waits out its timeout. Proofline answers first, with JSON-RPC's
+ * "invalid params".
  */
 final class ToolCallShape {
     static final int INVALID_PARAMS = -32602;
@@ -31,14 +33,24 @@ final class ToolCallShape {
 
     /** The same for a body already parsed ({@link #parse}; null: not JSON). */
     static JsonNode refusal(JsonNode message) {
-        if (message == null
-                || !message.isObject()
-                || !"tools/call".equals(message.path("method").asString(""))) {
+        if (message == null || !message.isObject() || !message.path("method").isString()) {
             return null;
         }
+        String method = message.get("method").asString();
         JsonNode params = message.get("params");
         String problem;
-        if (params == null || !params.isObject()) {
+        if (params != null
+                && params.isObject()
+                && params.has("_meta")
+                && !params.get("_meta").isObject()) {
+            // The SDK fails reading a _meta that is not an object and ends the stream without a word.
+            problem = "params._meta, when sent, is an object";
+        } else if ("initialize".equals(method) && (params == null || !params.isObject())) {
+            // The SDK fails (500) on an initialize without params.
+            problem = "initialize takes params as an object with protocolVersion, capabilities and clientInfo";
+        } else if (!"tools/call".equals(method)) {
+            return null;
+        } else if (params == null || !params.isObject()) {
             problem = "tools/call takes params as an object with the tool's name and its arguments";
         } else if (!params.path("name").isString()) {
             problem = "tools/call takes params.name as the tool's name, a string";

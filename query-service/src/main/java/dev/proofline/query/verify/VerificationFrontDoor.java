@@ -74,6 +74,11 @@ public final class VerificationFrontDoor {
         this.timeout = timeout;
     }
 
+    /** The largest request taken, in bytes ({@code max.request.bytes}). */
+    public int maxRequestBytes() {
+        return parser.maxRequestBytes();
+    }
+
     /**
      * @param submitter who is asking (a key or an anonymous client address): recorded on the request
      *                  record in a header only this deployment can make, so the receipt can be given
