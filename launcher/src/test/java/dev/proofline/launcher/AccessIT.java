@@ -162,8 +162,9 @@ class AccessIT {
 
     /** The status only, for streams too (the feed never ends): headers are enough. */
     private static int status(String path, String token) throws Exception {
-        HttpRequest.Builder request =
-                HttpRequest.newBuilder(URI.create(node.httpUrl() + path)).timeout(Duration.ofSeconds(30));
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Accept", "text/event-stream"); // the feed's only form
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }

@@ -351,6 +351,106 @@ class ConnectionLimitsIT {
         }
     }
 
+    @Test
+    void headOptionsTheFeedsAcceptAndTwoAuthorizationsAreAnsweredTruthfully() throws Exception {
+        String base = node.httpUrl();
+        String host = "Host: 127.0.0.1:" + URI.create(base).getPort() + "\r\nConnection: close\r\n";
+        // HEAD is GET without the body: the route runs, so a receipt that does not exist is 404.
+        String head = raw(base, "HEAD /receipts/00000000-0000-4000-8000-000000000000 HTTP/1.1\r\n" + host + "\r\n");
+        assertTrue(head.startsWith("HTTP/1.1 404 "), head);
+        assertTrue(head.endsWith("\r\n\r\n"), "no body: " + head);
+        String options = raw(base, "OPTIONS /mcp HTTP/1.1\r\n" + host + "\r\n");
+        assertTrue(options.contains("\r\nAllow: POST, DELETE, OPTIONS\r\n"), options);
+        String token = node.operatorToken().orElseThrow();
+        String noStream =
+                raw(base, "GET /feed/receipts HTTP/1.1\r\n" + host + "Authorization: Bearer " + token + "\r\n\r\n");
+        assertTrue(noStream.startsWith("HTTP/1.1 406 "), noStream.replace(token, "<token>"));
+        String noStreamBody = noStream.substring(noStream.indexOf("\r\n\r\n") + 4);
+        assertDocument(406, "invalid_request", 406, noStreamBody);
+        assertEquals(
+                "Accept", StrictJson.parse(noStreamBody).at("/fields/0/field").asString());
+        String twice = raw(
+                base,
+                "GET /metrics HTTP/1.1\r\n" + host + "Authorization: Bearer " + token
+                        + "\r\nAuthorization: Bearer not-a-key\r\n\r\n");
+        assertTrue(twice.startsWith("HTTP/1.1 400 "), twice.replace(token, "<token>"));
+        assertTrue(!twice.contains(token), "the key is never echoed");
+        // An id is never trimmed into another one.
+        HttpResponse<String> spaced = http.send(
+                HttpRequest.newBuilder(URI.create(base + "/score/some-agent%20"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertDocument(422, "invalid_request", spaced.statusCode(), spaced.body());
+    }
+
+    @Test
+    void mcpVerifiesTheCallersOwnArgumentsAndRefusesWhatRestRefuses() throws Exception {
+        String mcp = node.httpUrl() + "/mcp";
+        HttpResponse<String> bare = http.send(
+                HttpRequest.newBuilder(URI.create(mcp))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(-32602, StrictJson.parse(bare.body()).at("/error/code").asInt(), bare.body());
+        HttpResponse<String> opened = http.send(initialize(mcp, "arguments"), HttpResponse.BodyHandlers.ofString());
+        String session = opened.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        try {
+            String request = java.nio.file.Files.readString(
+                            dev.proofline.attestor.Conformance.file("requests/invoice-draft.json"))
+                    .replace("\"submitted_output\": {", "\"submitted_output\": {\"extra\": 1e400, ");
+            // 1e400 is no double: REST refuses it, and so does the tool, naming it; the SDK's own
+            // reading of the arguments would have turned it into a string and signed a verdict.
+            String answer = call(mcp, session, "{\"name\":\"verify_schema\",\"arguments\":" + request + "}");
+            assertTrue(
+                    answer.contains("invalid_request") && answer.contains("outside the range of an IEEE 754 double"),
+                    answer);
+            // A key twice is two meanings: refused before any tool runs.
+            String twice = "{\"name\":\"verify_schema\",\"arguments\":{\"task_id\":\"a\",\"task_id\":\"b\"}}";
+            HttpResponse<String> refused = post(mcp, session, twice);
+            assertDocument(400, "invalid_request", refused.statusCode(), refused.body());
+            // A _meta that is not an object: an answer, not a silent end of the stream.
+            String meta = call(mcp, session, "{\"name\":\"verify_schema\",\"_meta\":\"x\",\"arguments\":{}}");
+            assertTrue(meta.contains("-32602"), meta);
+            // Past twice max.request.bytes, refused before it is read.
+            String huge = raw(
+                    mcp,
+                    "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + URI.create(mcp).getPort() + "\r\nConnection: close\r\n"
+                            + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                            + "Mcp-Session-Id: " + session + "\r\nContent-Length: 3000000\r\n\r\n");
+            assertTrue(huge.startsWith("HTTP/1.1 413 "), huge);
+            assertDocument(413, "payload_too_large", 413, huge.substring(huge.indexOf("\r\n\r\n") + 4));
+        } finally {
+            http.send(
+                    HttpRequest.newBuilder(URI.create(mcp))
+                            .header("Mcp-Session-Id", session)
+                            .DELETE()
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+        }
+    }
+
+    /** A tools/call with these params in the session, its answer's text. */
+    private String call(String mcp, String session, String params) throws Exception {
+        HttpResponse<String> answer = post(mcp, session, params);
+        assertEquals(200, answer.statusCode(), answer.body());
+        return answer.body();
+    }
+
+    private HttpResponse<String> post(String mcp, String session, String params) throws Exception {
+        return http.send(
+                HttpRequest.newBuilder(URI.create(mcp))
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .header("Mcp-Session-Id", session)
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"tools/call\",\"params\":" + params + "}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The uniform document with this code, whose status is the HTTP status it came with. */
     private static void assertDocument(int expectedStatus, String code, int httpStatus, String body) {
         assertEquals(expectedStatus, httpStatus, body);

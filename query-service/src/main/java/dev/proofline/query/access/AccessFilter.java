@@ -64,7 +64,17 @@ public final class AccessFilter implements Filter {
         if (cors.apply(request, response)) {
             return; // a preflight, answered
         }
-        String authorization = request.getHeader("Authorization");
+        java.util.List<String> authorizations = Collections.list(request.getHeaders("Authorization"));
+        if (authorizations.size() > 1) {
+            // Which one counts would be a guess (one valid key and one bad one): neither does.
+            refuse(
+                    response,
+                    400,
+                    ErrorDocument.invalidRequest(java.util.List.of(new dev.proofline.contract.FieldProblem(
+                            "Authorization", "is sent more than once", "Send one Authorization header."))));
+            return;
+        }
+        String authorization = authorizations.isEmpty() ? null : authorizations.get(0);
         if (authorization != null && audience == Audience.REGISTRY_READERS && !bearerScheme(authorization)) {
             authorization = null; // a registry client's Basic credentials, meant for whichever registry
         }

@@ -72,7 +72,7 @@ public final class AgentRoutes implements RouteGroup {
 
     /** {"agent_id", "receipts": [signed receipts, newest first, exactly as signed], "missing": n}. */
     private void recentReceipts(Context ctx) {
-        String agentId = ctx.pathParam("agent_id").trim();
+        String agentId = ctx.pathParam("agent_id"); // not trimmed: " a" must not answer for "a"
         Optional<AgentHistory> history = ScoredAgents.isScored(agentId) ? histories.find(agentId) : Optional.empty();
         List<ReceiptPosition> recent = history.map(AgentHistory::recent).orElse(List.of()).stream()
                 .map(AgentHistory.RecentReceipt::position)

@@ -44,6 +44,9 @@ public final class HttpServer implements AutoCloseable {
             cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(maxRequestBytes)));
             // Before every servlet (Javalin's and MCP's), so no route runs before access is decided.
             cfg.jetty.modifyServletContextHandler(context -> {
+                FilterHolder head = new FilterHolder(new HeadAsGet());
+                head.setAsyncSupported(true);
+                context.addFilter(head, "/*", EnumSet.of(DispatcherType.REQUEST));
                 FilterHolder holder = new FilterHolder(access);
                 holder.setAsyncSupported(true); // the live feed and MCP streams are asynchronous
                 context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));

@@ -1,6 +1,7 @@
 package dev.proofline.query.http;
 
 import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
 import dev.proofline.contract.ScoredAgents;
 import dev.proofline.query.Answer;
 import dev.proofline.query.discovery.DiscoveryDocuments;
@@ -87,6 +88,17 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     @Override
     public void mount(JavalinConfig cfg) {
         cfg.routes.before(PATH, ctx -> {
+            String accept = ctx.header("Accept");
+            if (accept == null || !accept.toLowerCase(java.util.Locale.ROOT).contains("text/event-stream")) {
+                // Javalin answers such a request with an empty 200 and no stream: say what to send.
+                ErrorDocument error = ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                        "Accept",
+                        "does not accept a server-sent event stream, the only form of the live feed",
+                        "Send Accept: text/event-stream (an EventSource does).")));
+                Responses.send(ctx, new Answer(406, error.toJson(406).toString(), null));
+                ctx.skipRemainingHandlers();
+                return;
+            }
             if (clients.size() >= maxClients) {
                 Responses.send(ctx, Answer.error(ErrorDocument.serverBusy()));
                 ctx.skipRemainingHandlers();

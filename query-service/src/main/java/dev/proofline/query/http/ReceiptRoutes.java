@@ -79,7 +79,7 @@ public final class ReceiptRoutes implements RouteGroup {
 
     /** The receipt if the caller may see it; otherwise the error has been sent. */
     private Optional<Receipt> visibleReceipt(Context ctx) {
-        String id = ctx.pathParam("verification_id").trim();
+        String id = ctx.pathParam("verification_id"); // not trimmed: an id with a space is no id
         if (!VERIFICATION_ID.matcher(id).matches()) {
             // Not retryable, unlike a 404: no receipt will ever have this id.
             Responses.send(ctx, Answer.error(ErrorDocument.invalidVerificationId()));

@@ -49,7 +49,7 @@ public final class ScoreQueries {
         if (ScoredAgents.isPlaceholder(rawAgentId)) {
             return Answer.error(ErrorDocument.placeholderAgentId());
         }
-        String agentId = rawAgentId.trim();
+        String agentId = rawAgentId; // not trimmed: " a" is no id, and must not answer for "a"
         Optional<String> problem = AgentIds.problem(agentId);
         if (problem.isPresent()) {
             // No stored id can have this problem (ids are checked where they enter), so say why.
