@@ -359,6 +359,14 @@ class ConnectionLimitsIT {
         String head = raw(base, "HEAD /receipts/00000000-0000-4000-8000-000000000000 HTTP/1.1\r\n" + host + "\r\n");
         assertTrue(head.startsWith("HTTP/1.1 404 "), head);
         assertTrue(head.endsWith("\r\n\r\n"), "no body: " + head);
+        // ...but never holds the feed's stream open, and never takes a payment.
+        String headFeed = raw(
+                base,
+                "HEAD /feed/receipts HTTP/1.1\r\n" + host + "Accept: text/event-stream\r\nAuthorization: Bearer "
+                        + node.operatorToken().orElseThrow() + "\r\n\r\n");
+        assertTrue(headFeed.startsWith("HTTP/1.1 200 ") && headFeed.endsWith("\r\n\r\n"), "answered and ended");
+        String headPaid = raw(base, "HEAD /score/some-agent HTTP/1.1\r\n" + host + "Payment-Signature: e30=\r\n\r\n");
+        assertTrue(headPaid.startsWith("HTTP/1.1 400 "), headPaid);
         String options = raw(base, "OPTIONS /mcp HTTP/1.1\r\n" + host + "\r\n");
         assertTrue(options.contains("\r\nAllow: POST, DELETE, OPTIONS\r\n"), options);
         String token = node.operatorToken().orElseThrow();

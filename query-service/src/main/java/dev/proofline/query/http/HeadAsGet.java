@@ -1,5 +1,9 @@
 package dev.proofline.query.http;
 
+import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
+import dev.proofline.query.discovery.DiscoveryDocuments;
+import dev.proofline.query.payment.X402;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -7,20 +11,42 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * HEAD answered as GET would be, without the body (RFC 9110: the same status and headers). Javalin
  * answers a HEAD on any GET route with an empty 200 of its own, without running the route: a HEAD
  * for a receipt that does not exist said 200. Here the route sees GET, and Jetty, which knows the
  * request was HEAD, sends no body.
+ *
+ * <p>Except where running the route would do something: the live feed would hold a stream (and a
+ * client slot) open for nobody to read, so its HEAD keeps Javalin's answer; and a payment is never
+ * taken for an answer whose body is not sent.
  */
 final class HeadAsGet implements Filter {
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
-        chain.doFilter("HEAD".equals(http.getMethod()) ? new AsGet(http) : request, response);
+        if (!"HEAD".equals(http.getMethod()) || DiscoveryDocuments.LIVE_FEED_PATH.equals(http.getRequestURI())) {
+            chain.doFilter(request, response);
+            return;
+        }
+        if (http.getHeader(X402.PAYMENT_SIGNATURE) != null) {
+            ErrorDocument error = ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                    X402.PAYMENT_SIGNATURE,
+                    "is never taken on HEAD, whose answer has no body",
+                    "Send the paid request as GET.")));
+            HttpServletResponse answer = (HttpServletResponse) response;
+            answer.setStatus(400);
+            answer.setContentType("application/json");
+            answer.getOutputStream().write(error.toJson(400).toString().getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        chain.doFilter(new AsGet(http), response);
     }
 
     private static final class AsGet extends HttpServletRequestWrapper {

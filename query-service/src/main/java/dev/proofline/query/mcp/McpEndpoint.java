@@ -264,8 +264,10 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 || asOf instanceof java.math.BigInteger;
     }
 
-    /** Who is calling, as the access filter established it for this HTTP request. */
-    /** Who is calling, and a tool call's arguments exactly as sent ({@link ToolArguments}). */
+    /**
+     * What a tool call learns of its HTTP request: who is calling (as the access filter established
+     * it) and, for a tools/call, its arguments exactly as sent ({@link ToolArguments}).
+     */
     private static McpTransportContext context(jakarta.servlet.http.HttpServletRequest request) {
         Map<String, Object> context = new java.util.HashMap<>();
         context.put(CALLER, RequestCaller.of(request));
@@ -275,6 +277,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
         return McpTransportContext.create(context);
     }
 
+    /** Who is calling, as the access filter established it for this HTTP request. */
     private static RequestCaller caller(io.modelcontextprotocol.server.McpSyncServerExchange exchange) {
         Object known = exchange.transportContext().get(CALLER);
         return known instanceof RequestCaller c ? c : new RequestCaller(Submitter.address("unknown"), null, false);

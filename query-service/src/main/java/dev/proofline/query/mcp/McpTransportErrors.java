@@ -97,7 +97,7 @@ final class McpTransportErrors implements Filter {
             }
             ReplayedBody replayed;
             try {
-                replayed = new ReplayedBody((HttpServletRequest) request);
+                replayed = new ReplayedBody((HttpServletRequest) request, maxMessageBytes);
             } catch (IOException notReceived) {
                 // The caller's body stopped arriving (Jetty's idle timeout) or broke HTTP framing: its
                 // doing, answered as such, not as a failure here.
@@ -111,7 +111,7 @@ final class McpTransportErrors implements Filter {
                 }
                 return;
             }
-            if (!replayed.complete() || replayed.inspected().length > maxMessageBytes) {
+            if (!replayed.complete()) {
                 http.setHeader("Connection", "close");
                 send(http, 413, ErrorDocument.payloadTooLarge(maxMessageBytes));
                 return;

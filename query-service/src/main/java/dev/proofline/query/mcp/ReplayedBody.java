@@ -14,31 +14,32 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A request whose body's first bytes were read to be looked at, handed on as if unread: the bytes
- * read, then the rest of the stream. At most {@link #INSPECTED} bytes are held, so a body of any size
- * costs that much memory here at most.
+ * A request whose body was read to be looked at, handed on as if unread: the bytes read, then the
+ * rest of the stream. At most one byte more than the largest body taken is held, so a body of any
+ * size costs that much memory here at most, and one byte too many is enough to know it is too large.
  */
 final class ReplayedBody extends HttpServletRequestWrapper {
-    static final int INSPECTED = 4 * 1024 * 1024;
-
     private final byte[] inspected;
+    private final int largest;
     private final InputStream whole;
 
-    ReplayedBody(HttpServletRequest request) throws IOException {
+    /** @param largest the largest body taken whole, in bytes */
+    ReplayedBody(HttpServletRequest request, int largest) throws IOException {
         super(request);
+        this.largest = largest;
         InputStream body = request.getInputStream();
-        this.inspected = body.readNBytes(INSPECTED);
+        this.inspected = body.readNBytes(largest == Integer.MAX_VALUE ? largest : largest + 1);
         this.whole = new SequenceInputStream(new ByteArrayInputStream(inspected), body);
     }
 
-    /** The body's first bytes; the whole body when it is no longer than {@link #INSPECTED}. */
+    /** The body's first bytes; the whole body when it is {@link #complete()}. */
     byte[] inspected() {
         return inspected;
     }
 
-    /** Whether {@link #inspected} is the whole body (it is shorter than the most that is held). */
+    /** Whether {@link #inspected} is the whole body: it is no larger than the largest taken. */
     boolean complete() {
-        return inspected.length < INSPECTED;
+        return inspected.length <= largest;
     }
 
     @Override

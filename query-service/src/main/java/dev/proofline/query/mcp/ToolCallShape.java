@@ -33,8 +33,8 @@ final class ToolCallShape {
 
     /** The same for a body already parsed ({@link #parse}; null: not JSON). */
     static JsonNode refusal(JsonNode message) {
-        if (message == null || !message.isObject() || !message.path("method").isString()) {
-            return null;
+        if (message == null || !message.isObject() || !message.path("method").isString() || !message.has("id")) {
+            return null; // a notification gets no answer; the SDK refuses what it cannot read with 400
         }
         String method = message.get("method").asString();
         JsonNode params = message.get("params");
@@ -42,7 +42,8 @@ final class ToolCallShape {
         if (params != null
                 && params.isObject()
                 && params.has("_meta")
-                && !params.get("_meta").isObject()) {
+                && !params.get("_meta").isObject()
+                && !params.get("_meta").isNull()) {
             // The SDK fails reading a _meta that is not an object and ends the stream without a word.
             problem = "params._meta, when sent, is an object";
         } else if ("initialize".equals(method) && (params == null || !params.isObject())) {

@@ -46,5 +46,24 @@ class ToolCallShapeTest {
                 + "\"params\":{\"name\":\"x\",\"arguments\":null}}"));
         assertNull(refusal("not json"));
         assertNull(refusal("[{\"method\":\"tools/call\"}]"));
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":null}}"));
+        // A notification is never answered, however it is shaped.
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"_meta\":1}}"));
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"method\":\"initialize\"}"));
+    }
+
+    @Test
+    void aMetaThatIsNoObjectAndAnInitializeWithoutParamsAreInvalidParams() {
+        for (String message : new String[] {
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\",\"params\":{\"_meta\":\"x\"}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"_meta\":[1]}}",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\"}",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":null}"
+        }) {
+            JsonNode answer = refusal(message);
+            org.junit.jupiter.api.Assertions.assertEquals(
+                    -32602, answer.at("/error/code").asInt(), message);
+            org.junit.jupiter.api.Assertions.assertEquals(3, answer.get("id").asInt(), message);
+        }
     }
 }
