@@ -88,10 +88,8 @@ final class McpTransportErrors implements Filter {
         if ("POST".equals(((HttpServletRequest) request).getMethod())) {
             long declared = request.getContentLengthLong();
             if (declared > maxMessageBytes) {
-                http.setHeader("Connection", "close"); // its body is not read
-                send(
+                refuseTooLarge(
                         http,
-                        413,
                         ErrorDocument.payloadTooLarge((int) Math.min(declared, Integer.MAX_VALUE), maxMessageBytes));
                 return;
             }
@@ -112,8 +110,7 @@ final class McpTransportErrors implements Filter {
                 return;
             }
             if (!replayed.complete()) {
-                http.setHeader("Connection", "close");
-                send(http, 413, ErrorDocument.payloadTooLarge(maxMessageBytes));
+                refuseTooLarge(http, ErrorDocument.payloadTooLarge(maxMessageBytes));
                 return;
             }
             if (WholeUnicode.hasLoneSurrogate(replayed.inspected())) {
@@ -163,13 +160,19 @@ final class McpTransportErrors implements Filter {
                 }
             }
             request = replayed;
-            body = replayed.complete() ? replayed.inspected() : null;
+            body = replayed.inspected(); // the whole body: a longer one was refused above
         }
         DocumentedErrors answer = new DocumentedErrors(http, body);
         chain.doFilter(request, answer);
         if (!request.isAsyncStarted()) {
             answer.finish(); // an error written but never flushed still goes out as the document
         }
+    }
+
+    /** 413, and the connection closed: the rest of the body is never read. */
+    private static void refuseTooLarge(HttpServletResponse http, ErrorDocument tooLarge) throws IOException {
+        http.setHeader("Connection", "close");
+        send(http, 413, tooLarge);
     }
 
     private static boolean causedByTimeout(Throwable e) {

@@ -32,9 +32,7 @@ final class WholeUnicode {
                 return true;
             }
             if (Character.isHighSurrogate((char) unit)) {
-                int next = i + 6 < json.length && json[i + 6] == '\\' && i + 7 < json.length && json[i + 7] == 'u'
-                        ? hex4(json, i + 8)
-                        : -1;
+                int next = i + 7 < json.length && json[i + 6] == '\\' && json[i + 7] == 'u' ? hex4(json, i + 8) : -1;
                 if (next < 0 || !Character.isLowSurrogate((char) next)) {
                     return true;
                 }
