@@ -28,6 +28,11 @@ import org.apache.kafka.streams.state.Stores;
  * committed and not yet handed on. With the cache, the store writes its changelog at most once per
  * commit. A batch is the entries' 32-byte digests one after another; the sequencer reads one
  * digest alone (the format before batching) as a batch of one.
+ *
+ * <p>The pending entries are kept in chunks of {@link #CHUNK_ENTRIES} under their own keys, so an
+ * entry copies at most one chunk: one value for the whole batch made every entry copy the batch so
+ * far, quadratic in the entries of a batch. The first chunk's key is the one the single value had,
+ * so pending entries written before chunking are still handed on.
  */
 public final class EntryBatcher implements ProcessorSupplier<String, Receipt, String, byte[]> {
     /** The task's entries not yet handed to the sequencer. */
@@ -39,6 +44,8 @@ public final class EntryBatcher implements ProcessorSupplier<String, Receipt, St
      * batch stays one small record even if punctuation runs late.
      */
     static final int MAX_ENTRIES = 4096;
+    /** Entries under one key of the pending store (2 KiB of digests). */
+    static final int CHUNK_ENTRIES = 64;
 
     private final Duration interval;
 
@@ -58,14 +65,34 @@ public final class EntryBatcher implements ProcessorSupplier<String, Receipt, St
         return new Batching();
     }
 
+    /** The key of the {@code index}th chunk: they sort in order, and the first is the old single key. */
+    static String chunkKey(int index) {
+        return index == 0 ? PENDING : String.format("%s/%03d", PENDING, index);
+    }
+
     private final class Batching implements Processor<String, Receipt, String, byte[]> {
         private ProcessorContext<String, byte[]> context;
         private KeyValueStore<String, byte[]> pending;
+        // What the store holds, known without reading it back: chunks in use, bytes in all of them,
+        // and the last chunk (the one an entry is appended to).
+        private int chunks;
+        private int pendingBytes;
+        private byte[] lastChunk;
 
         @Override
         public void init(ProcessorContext<String, byte[]> context) {
             this.context = context;
             this.pending = context.getStateStore(STORE);
+            // After a restart the store holds what the changelog restored: count it once.
+            for (int i = 0; ; i++) {
+                byte[] chunk = pending.get(chunkKey(i));
+                if (chunk == null) {
+                    break;
+                }
+                chunks = i + 1;
+                pendingBytes += chunk.length;
+                lastChunk = chunk;
+            }
             // Wall-clock time: the last entries before a quiet spell still reach the log.
             context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::handOn);
         }
@@ -77,31 +104,39 @@ public final class EntryBatcher implements ProcessorSupplier<String, Receipt, St
                 return;
             }
             byte[] entry = LogRecords.entry(receipt.getSignedJson());
-            byte[] before = pending.get(PENDING);
-            if (before == null) {
-                pending.put(PENDING, entry);
+            if (lastChunk == null || lastChunk.length >= CHUNK_ENTRIES * entry.length) {
+                lastChunk = entry;
+                chunks++;
+            } else {
+                byte[] longer = Arrays.copyOf(lastChunk, lastChunk.length + entry.length);
+                System.arraycopy(entry, 0, longer, lastChunk.length, entry.length);
+                lastChunk = longer;
+            }
+            pending.put(chunkKey(chunks - 1), lastChunk);
+            pendingBytes += entry.length;
+            if (pendingBytes >= MAX_ENTRIES * entry.length) {
+                handOn(record.timestamp());
+            }
+        }
+
+        private void handOn(long timestamp) {
+            if (chunks == 0) {
                 return;
             }
-            byte[] after = Arrays.copyOf(before, before.length + entry.length);
-            System.arraycopy(entry, 0, after, before.length, entry.length);
-            if (after.length >= MAX_ENTRIES * entry.length) {
-                handOn(after, record.timestamp());
-            } else {
-                pending.put(PENDING, after);
+            byte[] batch = new byte[pendingBytes];
+            int at = 0;
+            for (int i = 0; i < chunks; i++) {
+                String key = chunkKey(i);
+                byte[] chunk = pending.get(key);
+                System.arraycopy(chunk, 0, batch, at, chunk.length);
+                at += chunk.length;
+                pending.delete(key);
             }
-        }
-
-        private void handOn(long now) {
-            byte[] batch = pending.get(PENDING);
-            if (batch != null) {
-                handOn(batch, now);
-            }
-        }
-
-        private void handOn(byte[] batch, long timestamp) {
             // One partition downstream, so the key routes nothing: an empty one keeps records small.
             context.forward(new Record<>("", batch, timestamp));
-            pending.delete(PENDING);
+            chunks = 0;
+            pendingBytes = 0;
+            lastChunk = null;
         }
     }
 }
