@@ -55,6 +55,7 @@ import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
 import dev.proofline.tlog.NoteKey;
+import dev.proofline.tlog.SignedLogs;
 import dev.proofline.topology.EagerCommit;
 import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
@@ -63,6 +64,7 @@ import dev.proofline.topology.SkipUnreadableRecords;
 import dev.proofline.topology.VerificationTopology;
 import dev.proofline.topology.tlog.TransparencyLogTopology;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -230,6 +232,7 @@ public final class ProoflineNode implements AutoCloseable {
                         receiptStream,
                         settings.transparencyLog().topic(),
                         logKey.orElseThrow(),
+                        signedLogs(settings.keysDir()),
                         settings.transparencyLog().checkpointInterval(),
                         ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
             }
@@ -481,6 +484,20 @@ public final class ProoflineNode implements AutoCloseable {
 
     /** A configured registry over REST, or the embedded one kept in a compacted topic. */
     /** The published transparency log, as this instance's global store holds it. */
+    /**
+     * The logs the log's key has signed, kept beside the secret it is derived from. A keys.dir this
+     * node may only read (a mounted secret) keeps the record in memory, and the guard lasts as long as
+     * the process.
+     */
+    private static SignedLogs signedLogs(Path keysDir) {
+        Path file = keysDir.resolve(SignedLogs.FILE);
+        if (Files.isWritable(keysDir) && (!Files.exists(file) || Files.isWritable(file))) {
+            return SignedLogs.inFile(file);
+        }
+        LOG.warn("tlog: keys.dir is read-only, so the logs its key signed are remembered only while this node runs");
+        return SignedLogs.readOnly(file);
+    }
+
     private static ReadOnlyKeyValueStore<String, byte[]> transparencyLogStore(KafkaStreams streams) {
         try {
             return streams.store(StoreQueryParameters.fromNameAndType(

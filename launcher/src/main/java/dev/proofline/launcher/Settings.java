@@ -103,7 +103,9 @@ public final class Settings {
             "tlog.origin",
             "public.url's host and path, then /tlog",
             "the transparency log's checkpoint origin and key name (C2SP: the log's URL prefix without scheme);"
-                    + " instances of one deployment must agree on it; its topic is <application.id>-tlog");
+                    + " instances of one deployment must agree on it; its topic is <application.id>-tlog; a log"
+                    + " begun again with the same keys (Kafka state reset) needs a new one, or gets no checkpoint"
+                    + " (docs/tlog.md)");
     public static final Setting<Integer> TLOG_CHECKPOINT_INTERVAL_MS = Setting.integer(
             "tlog.checkpoint.interval.ms",
             1000,

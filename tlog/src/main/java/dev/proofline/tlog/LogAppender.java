@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Appends entries to a tiled Merkle log kept in a key-value store: the level-0 hash of each entry
@@ -56,6 +57,7 @@ public final class LogAppender {
 
     static final String SIZE = "size";
     static final String CHECKPOINTED = "checkpointed";
+    static final String FIRST_LEAF = "first-leaf";
     private static final int ENTRY_MAX = 0xFFFF;
 
     private final Store store;
@@ -88,6 +90,20 @@ public final class LogAppender {
         return store.get(CHECKPOINTED) != null;
     }
 
+    /**
+     * The leaf hash of entry 0, which tells this log from another of the same name ({@link
+     * SignedLogs}); empty while the log is empty, and for a log grown past its first tile before
+     * the hash was kept.
+     */
+    public Optional<byte[]> firstLeaf() {
+        byte[] kept = store.get(FIRST_LEAF);
+        if (kept != null || size() == 0) {
+            return Optional.ofNullable(kept);
+        }
+        byte[] firstTile = store.get(new TilePath(0, 0, TilePath.WIDTH).storeKey());
+        return firstTile == null ? Optional.empty() : Optional.of(Arrays.copyOf(firstTile, MerkleHashes.SIZE));
+    }
+
     /** Appends one entry; returns its index. */
     public long append(byte[] entry) {
         if (entry.length > ENTRY_MAX) {
@@ -100,7 +116,11 @@ public final class LogAppender {
                 .put(entry)
                 .array();
         store.put(bundle, concat(store.get(bundle), framed));
-        addHash(0, index, MerkleHashes.leaf(entry));
+        byte[] leaf = MerkleHashes.leaf(entry);
+        if (index == 0) {
+            store.put(FIRST_LEAF, leaf);
+        }
+        addHash(0, index, leaf);
         store.put(SIZE, ByteBuffer.allocate(8).putLong(index + 1).array());
         size = index + 1;
         return index;

@@ -5,10 +5,13 @@ import dev.proofline.tlog.LogAppender;
 import dev.proofline.tlog.LogRecords;
 import dev.proofline.tlog.MerkleHashes;
 import dev.proofline.tlog.NoteKey;
+import dev.proofline.tlog.SignedLogs;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -38,11 +41,17 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
     private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
 
     private final NoteKey key;
+    private final SignedLogs signedLogs;
     private final Duration interval;
     private final int every;
 
-    public Sequencer(NoteKey key, Duration interval, int every) {
+    /**
+     * @param signedLogs the logs {@code key} has signed: a log that is not the one it signed before
+     *                   gets no checkpoint
+     */
+    public Sequencer(NoteKey key, SignedLogs signedLogs, Duration interval, int every) {
         this.key = key;
+        this.signedLogs = signedLogs;
         this.interval = interval;
         this.every = every;
     }
@@ -63,6 +72,7 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
         private ProcessorContext<String, byte[]> context;
         private LogAppender log;
         private KeyValueStore<String, byte[]> store;
+        private boolean refusalLogged;
 
         @Override
         public void init(ProcessorContext<String, byte[]> context) {
@@ -100,6 +110,9 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
 
         /** Tiles first, then the checkpoint: a reader that sees a checkpoint already has its tiles. */
         private void checkpoint(long timestamp) {
+            if (!mayCheckpoint()) {
+                return;
+            }
             Map<String, byte[]> tiles = log.tilesToPublish();
             tiles.forEach((k, v) -> context.forward(new Record<>(k, v, timestamp)));
             byte[] note = key.sign(new Checkpoint(key.name(), log.size(), log.root()).text())
@@ -107,6 +120,43 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
             context.forward(new Record<>(LogRecords.checkpoint(log.size()), note, timestamp));
             context.forward(new Record<>(LogRecords.CHECKPOINT, note, timestamp));
             log.published(tiles);
+        }
+
+        /**
+         * Whether this log is the one the key signed before. If not, entries are still appended (their
+         * receipts are signed and published regardless) but no checkpoint is, until an operator gives
+         * the log a name of its own ({@code tlog.origin}) or removes the record to start over.
+         */
+        private boolean mayCheckpoint() {
+            Optional<String> refusal;
+            try {
+                refusal = log.size() == 0
+                        ? signedLogs.admit(key, null)
+                        : log.firstLeaf()
+                                .map(leaf -> signedLogs.admit(key, leaf))
+                                .orElse(Optional.empty());
+            } catch (UncheckedIOException e) { // tried again at the next checkpoint
+                refuseOnce(
+                        "tlog: no checkpoint is signed until this log is recorded: {} ({})",
+                        e.getMessage(),
+                        e.getCause().getMessage());
+                return false;
+            }
+            refusal.ifPresent(why -> refuseOnce(
+                    "tlog: no checkpoint is signed: {}. Signing it would fork the log verifiers know. Set "
+                            + "tlog.origin to name this log, or remove its line from {} in keys.dir to start the "
+                            + "old name over",
+                    why,
+                    SignedLogs.FILE));
+            return refusal.isEmpty();
+        }
+
+        /** One line for the operator, not one per checkpoint interval. */
+        private void refuseOnce(String message, Object... arguments) {
+            if (!refusalLogged) {
+                refusalLogged = true;
+                LOG.error(message, arguments);
+            }
         }
     }
 }

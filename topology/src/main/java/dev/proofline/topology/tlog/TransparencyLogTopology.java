@@ -2,6 +2,7 @@ package dev.proofline.topology.tlog;
 
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.tlog.NoteKey;
+import dev.proofline.tlog.SignedLogs;
 import java.time.Duration;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -44,13 +45,14 @@ public final class TransparencyLogTopology {
             KStream<String, Receipt> receipts,
             String logTopic,
             NoteKey key,
+            SignedLogs signedLogs,
             Duration checkpointInterval,
             int checkpointEvery) {
         receipts.process(new EntryBatcher(batchInterval(checkpointInterval)), Named.as(BATCHER))
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
                         .withName(ENTRIES)
                         .withNumberOfPartitions(1))
-                .process(new Sequencer(key, checkpointInterval, checkpointEvery), Named.as(SEQUENCER))
+                .process(new Sequencer(key, signedLogs, checkpointInterval, checkpointEvery), Named.as(SEQUENCER))
                 .to(logTopic, Produced.with(Serdes.String(), Serdes.ByteArray()));
         PublishedLogIndexer published = new PublishedLogIndexer(STORE);
         builder.addGlobalStore(

@@ -2,6 +2,7 @@ package dev.proofline.topology.tlog;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.proofline.schemas.AvroSerde;
@@ -12,12 +13,14 @@ import dev.proofline.tlog.LogRecords;
 import dev.proofline.tlog.MerkleHashes;
 import dev.proofline.tlog.NoteKey;
 import dev.proofline.tlog.NoteVerifier;
+import dev.proofline.tlog.SignedLogs;
 import dev.proofline.tlog.TilePath;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -39,9 +42,14 @@ class TransparencyLogTopologyTest {
     private final AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
 
     private TopologyTestDriver driver() {
+        return driver(SignedLogs.inMemory());
+    }
+
+    /** A node whose log starts from an empty store, its key's earlier logs in {@code signedLogs}. */
+    private TopologyTestDriver driver(SignedLogs signedLogs) {
         StreamsBuilder builder = new StreamsBuilder();
         KStream<String, Receipt> receipts = builder.stream("receipts", Consumed.with(Serdes.String(), serde));
-        TransparencyLogTopology.addTo(builder, receipts, "app-tlog", KEY, Duration.ofSeconds(1), 1024);
+        TransparencyLogTopology.addTo(builder, receipts, "app-tlog", KEY, signedLogs, Duration.ofSeconds(1), 1024);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "tlog-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -134,6 +142,45 @@ class TransparencyLogTopologyTest {
     }
 
     /**
+     * A log whose store starts over (its Kafka state reset) is a new log under the key and origin of
+     * the old one: it gets no checkpoint, not even of the empty tree, since signing one would fork
+     * the log its verifiers know. The same log restored and replayed (a crash) is checkpointed as
+     * before.
+     */
+    @Test
+    void aLogThatStartsOverUnderTheSameKeyIsNotSigned() {
+        SignedLogs signedLogs = SignedLogs.inMemory();
+        byte[] first = checkpointAfter(signedLogs, 0);
+        assertNotNull(first, "the first log is checkpointed");
+        assertNotNull(checkpointAfter(signedLogs, 0), "the same entries again: the same log, replayed");
+        assertNull(checkpointAfter(signedLogs, 1000), "other receipts first: another log");
+        try (TopologyTestDriver driver = driver(signedLogs)) {
+            driver.advanceWallClockTime(Duration.ofSeconds(2));
+            KeyValueStore<String, byte[]> log = driver.getKeyValueStore(TransparencyLogTopology.STORE);
+            assertNull(log.get(LogRecords.CHECKPOINT), "not even the empty tree");
+        }
+        NoteKey otherOrigin = new NoteKey("elsewhere.test/tlog", new byte[32]);
+        assertEquals(Optional.empty(), signedLogs.admit(otherOrigin, new byte[32]), "a log of another name");
+    }
+
+    /** The checkpoint a fresh store signs after 300 receipts numbered from {@code from}, or null. */
+    private byte[] checkpointAfter(SignedLogs signedLogs, int from) {
+        try (TopologyTestDriver driver = driver(signedLogs)) {
+            TestInputTopic<String, Receipt> in = driver.createInputTopic(
+                    "receipts",
+                    new StringSerializer(),
+                    (topic, r) -> serde.serializer().serialize(topic, r));
+            for (int i = from; i < from + 300; i++) {
+                in.pipeInput("agent-1", receipt(i, "agent-1"));
+            }
+            driver.advanceWallClockTime(Duration.ofMillis(100));
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+            KeyValueStore<String, byte[]> log = driver.getKeyValueStore(TransparencyLogTopology.STORE);
+            return log.get(LogRecords.CHECKPOINT);
+        }
+    }
+
+    /**
      * The sequencer reads a batch as digests one after another, so a lone digest (what the entries
      * topic held before batching) is a batch of one; a record that is not whole digests is skipped,
      * and what follows it is still appended.
@@ -142,7 +189,7 @@ class TransparencyLogTopologyTest {
     void theSequencerAppendsBatchesAndSkipsWhatIsNotOne() {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream("entries", Consumed.with(Serdes.String(), Serdes.ByteArray()))
-                .process(new Sequencer(KEY, Duration.ofSeconds(1), 1024))
+                .process(new Sequencer(KEY, SignedLogs.inMemory(), Duration.ofSeconds(1), 1024))
                 .to("log", org.apache.kafka.streams.kstream.Produced.with(Serdes.String(), Serdes.ByteArray()));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "sequencer-test");
