@@ -27,19 +27,19 @@ public record RequestHashes(String outputHash, String schemaHash, String rulesHa
      * its sorted keys with their values' forms), so the canonical request is assembled from them.
      */
     public static RequestHashes of(JsonNode request) {
-        CanonicalWriter output = canonical(request.path("submitted_output"), "submitted_output");
-        CanonicalWriter schema = canonical(request.path("expected_schema"), "expected_schema");
-        CanonicalWriter rules = canonical(rulesDocument(request), "rules");
-        canonical(request.path("task_id"), "task_id"); // name the field if an id has no canonical form
-        canonical(request.path("agent_id"), "agent_id");
+        CanonicalWriter output = canonical(request.path("submitted_output"), "submitted_output", 1024);
+        CanonicalWriter schema = canonical(request.path("expected_schema"), "expected_schema", 1024);
+        CanonicalWriter rules = canonical(rulesDocument(request), "rules", 256);
+        canonical(request.path("task_id"), "task_id", 64); // name the field if an id has no canonical form
+        canonical(request.path("agent_id"), "agent_id", 64);
         CanonicalWriter canonicalRequest = CanonicalRequest.canonical(request, schema, output);
         return new RequestHashes(
                 output.sha256Hex(), schema.sha256Hex(), rules.sha256Hex(), canonicalRequest.sha256Hex());
     }
 
-    private static CanonicalWriter canonical(JsonNode value, String field) {
+    private static CanonicalWriter canonical(JsonNode value, String field, int expectedSize) {
         try {
-            return new CanonicalWriter().value(value);
+            return new CanonicalWriter(expectedSize).value(value);
         } catch (CanonicalJsonException e) {
             String where = field.equals("rules")
                     ? e.path().replaceFirst("^\\$\\.", "")

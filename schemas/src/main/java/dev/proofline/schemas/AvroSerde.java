@@ -2,10 +2,10 @@ package dev.proofline.schemas;
 
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
@@ -44,6 +44,10 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     private final Map<Integer, SpecificDatumReader<T>> readerById = new ConcurrentHashMap<>();
     private final SpecificDatumWriter<T> writer;
 
+    // Per thread, reused from record to record: a receipt is a few KiB, and a new stream per record
+    // grew its array three or four times (a few per cent of the pipeline's allocation).
+    private static final ThreadLocal<RecordBuffer> BUFFERS = ThreadLocal.withInitial(RecordBuffer::new);
+
     public AvroSerde(SchemaRegistryClient registry, Schema readerSchema) {
         this.registry = registry;
         this.readerSchema = readerSchema;
@@ -66,15 +70,13 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
 
     public byte[] serialize(String topic, T record) {
         int id = idByTopic.computeIfAbsent(topic, t -> registry.register(valueSubject(t), readerSchema));
+        RecordBuffer out = BUFFERS.get();
         try {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-            ByteBuffer header = ByteBuffer.allocate(ConfluentWireFormat.HEADER_SIZE);
-            ConfluentWireFormat.writeHeader(header, id);
-            out.write(header.array());
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-            writer.write(record, encoder);
-            encoder.flush();
-            return out.toByteArray();
+            out.start(id);
+            out.encoder = EncoderFactory.get().directBinaryEncoder(out, out.encoder);
+            writer.write(record, out.encoder);
+            out.encoder.flush();
+            return out.take();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -91,6 +93,50 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
             return reader.read(null, decoder);
         } catch (IOException e) {
             throw new UncheckedIOException("value with schema id " + id + " is not valid Avro", e);
+        }
+    }
+
+    /** One record's framed bytes as they are written; not synchronized, unlike ByteArrayOutputStream. */
+    private static final class RecordBuffer extends OutputStream {
+        private static final int INITIAL = 8192;
+        /** A buffer grown past this for a large record is let go, not kept by the thread. */
+        private static final int KEPT = 64 * 1024;
+
+        private byte[] bytes = new byte[INITIAL];
+        private int size;
+        BinaryEncoder encoder;
+
+        void start(int schemaId) throws IOException {
+            size = 0;
+            ConfluentWireFormat.writeHeader(this, schemaId);
+        }
+
+        byte[] take() {
+            byte[] record = Arrays.copyOf(bytes, size);
+            if (bytes.length > KEPT) {
+                bytes = new byte[INITIAL];
+            }
+            size = 0;
+            return record;
+        }
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            bytes[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] source, int offset, int length) {
+            ensure(length);
+            System.arraycopy(source, offset, bytes, size, length);
+            size += length;
+        }
+
+        private void ensure(int more) {
+            if (size + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+            }
         }
     }
 }

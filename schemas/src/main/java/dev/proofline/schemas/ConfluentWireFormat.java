@@ -1,5 +1,7 @@
 package dev.proofline.schemas;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 
 /**
@@ -12,8 +14,13 @@ public final class ConfluentWireFormat {
 
     private ConfluentWireFormat() {}
 
-    static void writeHeader(ByteBuffer out, int schemaId) {
-        out.put(MAGIC).putInt(schemaId);
+    /** The magic byte and the big-endian schema id that open every framed value. */
+    static void writeHeader(OutputStream out, int schemaId) throws IOException {
+        out.write(MAGIC);
+        out.write(schemaId >>> 24);
+        out.write(schemaId >>> 16);
+        out.write(schemaId >>> 8);
+        out.write(schemaId);
     }
 
     /** The schema id of a framed value; refuses anything that is not Confluent-framed. */
