@@ -54,10 +54,11 @@ public record ErrorDocument(
         StringBuilder message = new StringBuilder("The request is invalid: ");
         int named = Math.min(problems.size(), PROBLEMS_NAMED_IN_MESSAGE);
         for (int i = 0; i < named; i++) {
+            // Cut as in fields: a field's name may repeat a 50,000-character key of the request.
             message.append(i == 0 ? "" : "; ")
-                    .append(problems.get(i).field())
+                    .append(cut(problems.get(i).field()))
                     .append(' ')
-                    .append(problems.get(i).problem());
+                    .append(cut(problems.get(i).problem()));
         }
         if (problems.size() > named) {
             message.append("; and ").append(problems.size() - named).append(" more (see fields)");

@@ -3,11 +3,21 @@ package dev.proofline.engine;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Counts checks as they run and keeps the findings of the failed ones. */
+/**
+ * Counts checks as they run and keeps the findings of the failed ones, each paid for from the work
+ * budget by the length of its texts: a request cannot make a verification keep more than the
+ * budget allows (a million failures, each with a path of 50,000-character keys, would not fit in
+ * any heap).
+ */
 final class CheckTally {
+    private final WorkBudget budget;
     private int passed;
     private int total;
     private final List<Finding> findings = new ArrayList<>();
+
+    CheckTally(WorkBudget budget) {
+        this.budget = budget;
+    }
 
     void pass() {
         passed++;
@@ -16,12 +26,18 @@ final class CheckTally {
 
     void fail(Finding finding) {
         total++;
-        findings.add(finding);
+        failUncounted(finding);
     }
 
     /** A failure the engine did not attribute to a single counted check still counts as one. */
     void failUncounted(Finding finding) {
+        budget.spendOnText(finding.textLength());
         findings.add(finding);
+    }
+
+    /** Pays for a path or other text built while checking, kept or not. */
+    void spendOnText(long characters) {
+        budget.spendOnText(characters);
     }
 
     /** Adds checks counted elsewhere (the schema walk). */

@@ -58,11 +58,11 @@ final class ContentChecks {
             tally.pass();
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                exactNumbers(node.get(i), location + "[" + i + "]", tally);
+                exactNumbers(node.get(i), child(location, i, tally), tally);
             }
         } else if (node.isObject()) {
             for (Map.Entry<String, JsonNode> e : node.properties()) {
-                exactNumbers(e.getValue(), location + "." + e.getKey(), tally);
+                exactNumbers(e.getValue(), child(location, e.getKey(), tally), tally);
             }
         }
     }
@@ -128,13 +128,29 @@ final class ContentChecks {
             }
         } else if (node.isArray()) {
             for (int i = 0; i < node.size(); i++) {
-                placeholders(node.get(i), location + "[" + i + "]", tally);
+                placeholders(node.get(i), child(location, i, tally), tally);
             }
         } else if (node.isObject()) {
             for (Map.Entry<String, JsonNode> e : node.properties()) {
-                placeholders(e.getValue(), location + "." + e.getKey(), tally);
+                placeholders(e.getValue(), child(location, e.getKey(), tally), tally);
             }
         }
+    }
+
+    /**
+     * The path of an item or a property, paid for: every value's path is built, and under keys of
+     * 50,000 characters that alone is work no step count sees.
+     */
+    private static String child(String location, int index, CheckTally tally) {
+        String path = location + "[" + index + "]";
+        tally.spendOnText(path.length());
+        return path;
+    }
+
+    private static String child(String location, String name, CheckTally tally) {
+        String path = location + "." + name;
+        tally.spendOnText(path.length());
+        return path;
     }
 
     private static void fail(

@@ -64,6 +64,17 @@ public record Finding(
                 + ENTRY_OVERHEAD;
     }
 
+    /** The characters of its texts: what keeping it costs ({@link CheckTally}). */
+    long textLength() {
+        return (long) length(path)
+                + length(field)
+                + length(expected)
+                + length(found)
+                + length(detail)
+                + length(errorPrefix)
+                + length(check);
+    }
+
     private static int length(String text) {
         return text == null ? 0 : text.length();
     }

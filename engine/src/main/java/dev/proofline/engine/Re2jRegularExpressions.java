@@ -17,8 +17,39 @@ final class Re2jRegularExpressions implements RegularExpressionFactory {
     @Override
     public RegularExpression getRegularExpression(String regex) {
         Pattern pattern = compile(regex);
+        int programSize = programSize(pattern);
         // JSON Schema patterns are not anchored: a match anywhere in the string counts.
-        return input -> pattern.matcher(input).find();
+        return input -> {
+            WorkBudget.spendOnPattern(input.length(), programSize);
+            return pattern.matcher(input).find();
+        };
+    }
+
+    /**
+     * The instructions of the pattern's compiled program. RE2/J matches with an NFA that may step
+     * every instruction for every input character, so a 20,000-instruction program over a string of
+     * 100,000 characters takes seconds however linear it is: the work budget must see the size. RE2/J
+     * does not publish it; it is read from its fields (a test pins this to the version shipped), and
+     * if they are ever gone, estimated from the pattern's length, generously.
+     */
+    static int programSize(Pattern pattern) {
+        try {
+            Object re2 = field(Pattern.class, "re2").get(pattern);
+            Object prog = field(re2.getClass(), "prog").get(re2);
+            return Math.max(1, (Integer) field(prog.getClass(), "instSize").get(prog));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return ESTIMATED_INSTRUCTIONS_PER_CHARACTER
+                    * Math.max(1, pattern.pattern().length());
+        }
+    }
+
+    /** What a pattern's length says of its program when RE2/J cannot be asked: counted repeats expand. */
+    static final int ESTIMATED_INSTRUCTIONS_PER_CHARACTER = 64;
+
+    private static java.lang.reflect.Field field(Class<?> owner, String name) throws NoSuchFieldException {
+        java.lang.reflect.Field field = owner.getDeclaredField(name);
+        field.setAccessible(true);
+        return field;
     }
 
     /** The RE2 pattern with the ECMA-262 meaning of {@code regex}; EcmaScriptPatterns.Unsupported if none. */

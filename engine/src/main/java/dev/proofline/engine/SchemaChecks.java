@@ -68,6 +68,10 @@ final class SchemaChecks {
     private SchemaChecks() {}
 
     static Outcome run(CompiledSchema compiled, JsonNode output, WorkBudget budget) {
+        return budget.running(() -> checked(compiled, output, budget));
+    }
+
+    private static Outcome checked(CompiledSchema compiled, JsonNode output, WorkBudget budget) {
         CountingListener listener = new CountingListener(budget);
         compiled.schema()
                 .walk(
@@ -81,7 +85,7 @@ final class SchemaChecks {
         // again, so the walk's count bounds it too): in networknt 3.0.9 a validating walk misses
         // some errors that validate() reports (draft-07 additionalItems after an items array).
         List<Error> errors = compiled.schema().validate(output);
-        CheckTally tally = new CheckTally();
+        CheckTally tally = new CheckTally(budget);
         int failed = errors.isEmpty() ? 0 : Math.max(1, listener.failed);
         tally.addCounts(
                 listener.counted - failed, listener.counted + (errors.isEmpty() || listener.failed > 0 ? 0 : 1));
@@ -154,6 +158,15 @@ final class SchemaChecks {
             int before = errorsBefore.isEmpty() ? 0 : errorsBefore.pop();
             String keyword = event.getKeyword();
             boolean opaque = OPAQUE.contains(keyword);
+            if (!opaque && !APPLICATORS.contains(keyword) && keywordErrors != null) {
+                // An assertion's messages may repeat its whole value (an enum of 100,000 names) or a
+                // path of 50,000-character keys for every failing place; the validator keeps them all,
+                // inside anyOf and not too, so they are paid for as they are made.
+                for (Error error : keywordErrors) {
+                    budget.spendOnText(
+                            error.getMessage() == null ? 0 : error.getMessage().length());
+                }
+            }
             if (opaque) {
                 opaqueDepth--;
             }
@@ -182,6 +195,7 @@ final class SchemaChecks {
 
         /** What a {@code properties} or {@code required} keyword says about the object at {@code location}. */
         private void recordShape(String location, String keyword, JsonNode schemaNode, JsonNode instance) {
+            budget.spendOnText(location.length()); // kept as a key, once per keyword and object
             ObjectShape shape = shapes.computeIfAbsent(location, l -> new ObjectShape());
             objects.putIfAbsent(location, instance);
             JsonNode value = schemaNode.get(keyword);

@@ -1,6 +1,7 @@
 package dev.proofline.engine;
 
 import com.networknt.schema.Error;
+import com.networknt.schema.ExecutionContext;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
@@ -169,9 +170,11 @@ public final class SchemaCompiler {
         Schema meta =
                 metaSchemas.computeIfAbsent(dialect, d -> metaRegistry.getSchema(SchemaLocation.of(d.getDialectId())));
         List<FieldProblem> problems = new ArrayList<>();
-        List<Error> errors;
+        FirstErrors errors = new FirstErrors();
         try {
-            errors = meta.validate(schemaNode);
+            meta.validate(schemaNode, (ExecutionContext context) -> context.setErrors(errors));
+        } catch (FirstErrors.Enough e) {
+            // the first problems say what is wrong; the rest would only take memory
         } catch (RuntimeException e) {
             // The validator converts some keyword values to long or int (minItems: 1e308) and fails.
             return List.of(new FieldProblem(
@@ -190,5 +193,28 @@ public final class SchemaCompiler {
 
     private static Compilation rejected(String field, String problem, String fix) {
         return new Compilation.Rejected(List.of(new FieldProblem(field, problem, fix)));
+    }
+
+    /**
+     * The meta-schema's errors, up to {@link #MOST}: a schema of 500,000 invalid subschemas under a
+     * 50,000-character key would make as many errors, each naming that key, before any budget could
+     * see them. Stopping the validation stops it making more.
+     */
+    private static final class FirstErrors extends ArrayList<Error> {
+        static final int MOST = 100;
+
+        static final class Enough extends RuntimeException {
+            Enough() {
+                super(null, null, false, false);
+            }
+        }
+
+        @Override
+        public boolean add(Error error) {
+            if (size() >= MOST) {
+                throw new Enough();
+            }
+            return super.add(error);
+        }
     }
 }

@@ -90,7 +90,7 @@ public final class VerificationEngine {
     private ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt, Scoring scoring) {
         WorkBudget budget = new WorkBudget(budgetSteps);
         SchemaChecks.Outcome schema = SchemaChecks.run(request.schema(), request.submittedOutput(), budget);
-        CheckTally integrity = new CheckTally();
+        CheckTally integrity = new CheckTally(budget);
         RuleChecks rules = new RuleChecks(request.submittedOutput(), request.enforceRules(), integrity, budget);
         request.rules().forEach(rules::run);
         request.bounds().forEach(rules::run);

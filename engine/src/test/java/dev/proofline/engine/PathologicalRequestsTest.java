@@ -182,4 +182,67 @@ class PathologicalRequestsTest {
         ObjectNode rules = fixture.invalid(request("{}", "{}", "\"rules\":[" + emptyRules + "]"));
         assertTrue(rules.toString().getBytes(StandardCharsets.UTF_8).length < 16_384);
     }
+
+    private void overBudget(String schema, String output) {
+        ParseOutcome outcome = fixture.parse(request(schema, output, ""));
+        VerificationRequest valid = ((ParseOutcome.Valid) outcome).request();
+        assertThrows(
+                VerificationBudgetExceeded.class,
+                () -> fixture.engine.verify(valid, EngineFixture.ID, EngineFixture.AT));
+    }
+
+    /**
+     * RE2/J is linear in the input, but its NFA steps every instruction of the program for every
+     * character: 20 copies of a 1,000-fold repeat over 100,000 characters took 16 s for one match
+     * (and the schema is matched twice). The budget charges input times program before matching.
+     */
+    @Test
+    void aPatternsProgramTimesItsInputIsPaidForBeforeItRuns() {
+        String pattern = "[ab]{1000}".repeat(20) + "c";
+        overBudget("{\"type\":\"string\",\"pattern\":\"" + pattern + "\"}", "\"" + "a".repeat(100_000) + "\"");
+        assertTrue(
+                Re2jRegularExpressions.programSize(Re2jRegularExpressions.compile(pattern)) > 20_000,
+                "the program's size is read from RE2/J, not guessed");
+        // An ordinary pattern over ordinary strings costs next to nothing.
+        ObjectNode receipt = fixture.verify(request(
+                "{\"type\":\"array\",\"items\":{\"pattern\":\"^INV-[0-9]{4}$\"}}",
+                "[" + IntStream.range(0, 2_000).mapToObj(i -> "\"INV-1234\"").collect(Collectors.joining(",")) + "]",
+                ""));
+        assertEquals("pass", receipt.get("result").asString());
+    }
+
+    /**
+     * Every message of a failed enum repeats the whole enum, and the validator keeps every message:
+     * 400 KB of enum over 300,000 items would be 120 GB. Messages are paid for as they are made.
+     */
+    @Test
+    void failuresWhoseMessagesRepeatALargeValueCannotFillTheHeap() {
+        String names = IntStream.range(0, 20_000)
+                .mapToObj(i -> "\"name-" + "x".repeat(12) + i + "\"")
+                .collect(Collectors.joining(","));
+        String items = IntStream.range(0, 100_000).mapToObj(i -> "0").collect(Collectors.joining(","));
+        overBudget("{\"items\":{\"enum\":[" + names + "]}}", "[" + items + "]");
+        overBudget("{\"items\":{\"anyOf\":[{\"enum\":[" + names + "]}]}}", "[" + items + "]");
+    }
+
+    /**
+     * A key may be 50,000 characters, and every value under it has a path that repeats it: a
+     * number check on 50,000 values builds and keeps gigabytes of paths unless it pays for them.
+     */
+    @Test
+    void pathsUnderLongKeysArePaidFor() {
+        String key = "k".repeat(50_000);
+        String numbers =
+                IntStream.range(0, 50_000).mapToObj(i -> "9007199254740993").collect(Collectors.joining(","));
+        overBudget("true", "{\"" + key + "\":[" + numbers + "]}");
+    }
+
+    /** A schema with half a million invalid subschemas under one long key: its first problems, quickly. */
+    @Test
+    void anInvalidSchemaReportsItsFirstProblemsNotAllOfThem() {
+        String ones = IntStream.range(0, 400_000).mapToObj(i -> "1").collect(Collectors.joining(","));
+        ObjectNode error = refused("{\"$defs\":{\"" + "d".repeat(50_000) + "\":{\"allOf\":[" + ones + "]}}}");
+        assertTrue(problems(error).contains("is not valid JSON Schema"), problems(error));
+        assertTrue(error.toString().getBytes(StandardCharsets.UTF_8).length < 65_536, "the error stays small");
+    }
 }
