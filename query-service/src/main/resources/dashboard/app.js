@@ -341,15 +341,27 @@ async function showBatch(batch) {
 // ---- routing ---------------------------------------------------------------------------------
 let refresh = null;
 
+// The agent a hash names, or null: a malformed escape (#/agent/%E0) names none, so the
+// leaderboard shows rather than a page that stopped refreshing.
+function agentInHash() {
+  const match = location.hash.match(/^#\/agent\/(.+)$/);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch (e) {
+    return null;
+  }
+}
+
 async function route() {
   clearInterval(refresh);
-  const match = location.hash.match(/^#\/agent\/(.+)$/);
-  document.getElementById('leaderboard-view').hidden = !!match;
-  document.getElementById('agent-view').hidden = !match;
-  const show = match ? () => showAgent(decodeURIComponent(match[1])) : showLeaderboard;
+  const agent = agentInHash();
+  document.getElementById('leaderboard-view').hidden = agent !== null;
+  document.getElementById('agent-view').hidden = agent === null;
+  const show = agent !== null ? () => showAgent(agent) : showLeaderboard;
   const guarded = () => show().catch(e => console.warn('dashboard refresh failed:', e.message));
   await guarded();
-  refresh = setInterval(guarded, match ? 5000 : 3000);
+  refresh = setInterval(guarded, agent !== null ? 5000 : 3000);
 }
 
 async function start() {

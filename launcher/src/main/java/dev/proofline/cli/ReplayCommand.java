@@ -10,6 +10,7 @@ import dev.proofline.replay.Replay;
 import dev.proofline.replay.ReplayReport;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.RestSchemaRegistryClient;
+import dev.proofline.schemas.SchemaRegistryException;
 import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import java.io.PrintStream;
@@ -72,7 +73,13 @@ final class ReplayCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        ReplayReport report = replay.run();
+        ReplayReport report;
+        try {
+            report = replay.run();
+        } catch (SchemaRegistryException e) {
+            err.println("proofline replay: cannot read the original receipts: " + e.getMessage());
+            return 1;
+        }
         Files.createDirectories(outDir);
         Files.writeString(
                 outDir.resolve("report.json"), StrictJson.pretty(report.toJson()) + "\n", StandardCharsets.UTF_8);

@@ -3,6 +3,7 @@ package dev.proofline.replay;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.Headers;
 import dev.proofline.contract.Topics;
+import dev.proofline.schemas.SchemaRegistryException;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.Deserializer;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Finds what the deployment actually answered for the replayed requests: the receipt with the
@@ -68,11 +70,24 @@ final class Originals {
         try {
             receipt = receipts.deserialize(record.topic(), record.value());
             id = UUID.fromString(receipt.getVerificationId());
+        } catch (SchemaRegistryException e) {
+            if (e.httpStatus() != 404) {
+                // Unreachable or refusing: every receipt would look foreign and the report would call
+                // every original missing. That is no answer.
+                throw e;
+            }
+            return; // a schema id the registry does not know: not a receipt Proofline wrote
         } catch (RuntimeException e) {
             return; // not a receipt Proofline wrote, so not the original of any request
         }
         if (wanted.containsKey(id)) {
-            found.put(id, Outcome.ofReceipt(StrictJson.parse(receipt.getSignedJson())));
+            JsonNode signed;
+            try {
+                signed = StrictJson.parse(receipt.getSignedJson());
+            } catch (RuntimeException e) {
+                return; // not JSON: not what Proofline signs, so not the original either
+            }
+            found.put(id, Outcome.ofReceipt(signed));
         }
     }
 

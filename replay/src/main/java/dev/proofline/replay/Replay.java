@@ -113,7 +113,8 @@ public final class Replay {
                     throttle.acquire();
                     Replayed r = replay(record);
                     replayed.put(r.verificationId(), r);
-                    earliest[0] = Math.min(earliest[0], record.timestamp());
+                    // A record written with no time (-1) has its receipt somewhere after the start.
+                    earliest[0] = Math.min(earliest[0], Math.max(0, record.timestamp()));
                     progress.replayed(replayed.size());
                 }
                 return true;

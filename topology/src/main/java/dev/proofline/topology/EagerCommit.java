@@ -65,7 +65,9 @@ public final class EagerCommit {
      */
     boolean askNow(long writtenAt, long now) {
         Pace pace = paces.get();
-        boolean alone = pace.sinceAsk == 0 && writtenAt > pace.lastAsk;
+        // A time ahead of this clock says nothing of when the request came (a producer's clock runs
+        // fast), so it never counts as alone: a backlog of such records would ask on every one.
+        boolean alone = pace.sinceAsk == 0 && writtenAt > pace.lastAsk && writtenAt <= now;
         pace.sinceAsk++;
         return alone ? ask(pace, now) : askHeld(pace, now);
     }

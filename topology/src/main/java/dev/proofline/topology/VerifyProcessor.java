@@ -120,8 +120,20 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         }
     }
 
+    private static final java.util.List<String> DEAD_LETTER_HEADERS = java.util.List.of(
+            Headers.ORIGINAL_VALUE,
+            Headers.SOURCE_TOPIC,
+            Headers.SOURCE_PARTITION,
+            Headers.SOURCE_OFFSET,
+            Headers.ERROR_CODE);
+
     private void deadLetter(Record<byte[], byte[]> request, byte[] value, RecordMetadata source, ErrorDocument error) {
         RecordHeaders headers = new RecordHeaders(request.headers().toArray());
+        // A producer's own copies of the headers set here would travel first, and a consumer that
+        // reads the first of a name would take them for Proofline's.
+        for (String ours : DEAD_LETTER_HEADERS) {
+            headers.remove(ours);
+        }
         headers.add(Headers.ORIGINAL_VALUE, value);
         headers.add(Headers.SOURCE_TOPIC, source.topic().getBytes(StandardCharsets.UTF_8));
         headers.add(

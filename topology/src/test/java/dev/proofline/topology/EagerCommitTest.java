@@ -61,6 +61,16 @@ class EagerCommitTest {
         assertTrue(paced.askNow(1_022, 1_023), "the first since, written after: at once");
     }
 
+    /** A backlog from a producer whose clock runs ahead still commits once per gap, not per record. */
+    @Test
+    void requestsDatedAheadOfThisClockAreNeverAlone() {
+        int asks = 0;
+        for (long now = 1_000; now < 1_100; now++) {
+            asks += paced.askNow(now + 60_000, now) ? 1 : 0;
+        }
+        assertEquals(10, asks, "one ask per 10 ms gap over 100 ms");
+    }
+
     @Test
     void thePaceIsEachStreamThreadsOwn() throws Exception {
         assertTrue(paced.askNow(1_000, 1_000));

@@ -240,6 +240,30 @@ class VerificationTopologyTest {
         assertEquals("invalid_request", header(dead, Headers.ERROR_CODE));
     }
 
+    /** A producer's own provenance headers do not travel with the dead letter: only Proofline's do. */
+    @Test
+    void forgedProvenanceHeadersAreDroppedFromTheDeadLetter() {
+        org.apache.kafka.common.header.internals.RecordHeaders forged =
+                new org.apache.kafka.common.header.internals.RecordHeaders();
+        for (String name :
+                List.of(Headers.SOURCE_TOPIC, Headers.ERROR_CODE, Headers.ORIGINAL_VALUE, Headers.SOURCE_OFFSET)) {
+            forged.add(name, bytes("forged"));
+        }
+        forged.add("app.trace", bytes("kept"));
+        input.pipeInput(new TestRecord<>(bytes("k"), bytes("not json"), forged));
+        TestRecord<byte[], byte[]> dead = onlyDeadLetter();
+        for (String name :
+                List.of(Headers.SOURCE_TOPIC, Headers.ERROR_CODE, Headers.ORIGINAL_VALUE, Headers.SOURCE_OFFSET)) {
+            int count = 0;
+            for (org.apache.kafka.common.header.Header h : dead.headers().headers(name)) {
+                assertTrue(!"forged".equals(new String(h.value(), StandardCharsets.UTF_8)), name);
+                count++;
+            }
+            assertEquals(1, count, name);
+        }
+        assertEquals("kept", header(dead, "app.trace"));
+    }
+
     @Test
     void missingFieldAndUnknownRuleTypeAreDeadLetteredWithTheirFields() {
         input.pipeInput(bytes("{\"task_id\":\"t\",\"submitted_output\":{}}"));

@@ -31,7 +31,7 @@ final class HeadAsGet implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
-        if (!"HEAD".equals(http.getMethod()) || DiscoveryDocuments.LIVE_FEED_PATH.equals(http.getRequestURI())) {
+        if (!"HEAD".equals(http.getMethod()) || isLiveFeed(http.getRequestURI())) {
             chain.doFilter(request, response);
             return;
         }
@@ -58,5 +58,14 @@ final class HeadAsGet implements Filter {
         public String getMethod() {
             return "GET";
         }
+    }
+
+    /** The feed's path as the router matches it: Javalin ignores trailing slashes. */
+    static boolean isLiveFeed(String requestUri) {
+        int end = requestUri.length();
+        while (end > 1 && requestUri.charAt(end - 1) == '/') {
+            end--;
+        }
+        return DiscoveryDocuments.LIVE_FEED_PATH.equals(requestUri.substring(0, end));
     }
 }
