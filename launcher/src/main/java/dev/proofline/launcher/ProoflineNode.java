@@ -260,6 +260,7 @@ public final class ProoflineNode implements AutoCloseable {
             resources.add(() -> frontDoor.close(Duration.ofSeconds(5)));
             LiveReceipts liveFeed = new LiveReceipts(
                     receipts,
+                    callers,
                     settings.connections().feedClients(),
                     settings.connections().feedConnected());
             RecentReceipts recentReceipts = new RecentReceipts(settings.receiptCacheBytes());

@@ -498,6 +498,29 @@ class AccessIT {
         assertEquals(1, reputation.get("total").asLong(), reputation.toString());
     }
 
+    /** An open feed outlives the request the filter checked: revoking its operator key closes it. */
+    @Test
+    void aRevokedOperatorsOpenFeedIsClosed() throws Exception {
+        String feeder = addCaller("feeder", "--role", "operator");
+        HttpRequest feed = HttpRequest.newBuilder(URI.create(node.httpUrl() + "/feed/receipts"))
+                .header("Authorization", "Bearer " + feeder)
+                .header("Accept", "text/event-stream")
+                .build();
+        HttpResponse<InputStream> stream = HTTP.send(feed, HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, stream.statusCode());
+        java.util.concurrent.CompletableFuture<Void> ended = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try (InputStream in = stream.body()) {
+                in.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (java.io.IOException closed) {
+                // closed either way
+            }
+        });
+        Thread.sleep(1500);
+        assertFalse(ended.isDone(), "the stream stays open while the key is active");
+        assertEquals(0, cli("revoke", "feeder"));
+        ended.get(15, TimeUnit.SECONDS);
+    }
+
     @Test
     void aRevocationReachesASecondInstanceWithinSecondsAndForgedKeysAreIgnored() throws Exception {
         String dave = addCaller("dave");

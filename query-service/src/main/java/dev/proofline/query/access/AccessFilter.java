@@ -156,7 +156,8 @@ public final class AccessFilter implements Filter {
     }
 
     /** The token of {@code Bearer <token>} (scheme case-insensitive, RFC 6750); anything else is no token. */
-    static Optional<String> bearer(String authorization) {
+    /** The token of a {@code Bearer} authorization, if it is one. */
+    public static Optional<String> bearer(String authorization) {
         String trimmed = authorization.trim();
         if (trimmed.length() > 7
                 && trimmed.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {

@@ -1,9 +1,12 @@
 package dev.proofline.query.http;
 
+import dev.proofline.access.CallerKeys;
+import dev.proofline.access.CallerRole;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
 import dev.proofline.contract.ScoredAgents;
 import dev.proofline.query.Answer;
+import dev.proofline.query.access.AccessFilter;
 import dev.proofline.query.discovery.DiscoveryDocuments;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
@@ -38,7 +41,9 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     private static final long KEEP_ALIVE_MILLIS = 15_000;
 
     /** Each connected client and when it connected. */
-    private final Map<SseClient, Long> clients = new ConcurrentHashMap<>();
+    private final Map<SseClient, Connection> clients = new ConcurrentHashMap<>();
+
+    private final CallerKeys keys;
 
     private final AvroSerde<Receipt> receipts;
     private final int maxClients;
@@ -59,13 +64,14 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
      * @param maxConnected how long one connection is kept; then it is closed and the browser's
      *                     EventSource reconnects, so abandoned connections never pile up
      */
-    public LiveReceipts(AvroSerde<Receipt> receipts, int maxClients, Duration maxConnected) {
-        this(receipts, maxClients, maxConnected, Duration.ofMillis(TICK_MILLIS));
+    public LiveReceipts(AvroSerde<Receipt> receipts, CallerKeys keys, int maxClients, Duration maxConnected) {
+        this(receipts, keys, maxClients, maxConnected, Duration.ofMillis(TICK_MILLIS));
     }
 
     /** With another tick: tests take events themselves. */
-    LiveReceipts(AvroSerde<Receipt> receipts, int maxClients, Duration maxConnected, Duration tick) {
+    LiveReceipts(AvroSerde<Receipt> receipts, CallerKeys keys, int maxClients, Duration maxConnected, Duration tick) {
         this.receipts = receipts;
+        this.keys = keys;
         this.maxClients = maxClients;
         this.maxConnectedMillis = maxConnected.toMillis();
         ticker.scheduleAtFixedRate(this::tick, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
@@ -106,7 +112,13 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         });
         cfg.routes.sse(PATH, client -> {
             client.keepAlive();
-            clients.put(client, System.currentTimeMillis());
+            // The key that opened the stream, looked up again at every tick: a stream outlives the
+            // request the access filter checked, and a revoked operator must stop reading at once.
+            String authorization = client.ctx().header("Authorization");
+            String token = authorization == null
+                    ? null
+                    : AccessFilter.bearer(authorization).orElse(null);
+            clients.put(client, new Connection(System.currentTimeMillis(), token));
             client.onClose(() -> clients.remove(client));
         });
     }
@@ -119,7 +131,7 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     private void tick() {
         try {
             long now = System.currentTimeMillis();
-            closeLongConnected(now);
+            closeLongConnectedOrRevoked(now);
             String event = takeEvent();
             if (event != null) {
                 send("receipts", event);
@@ -160,18 +172,33 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         return count > 0 ? event(count, batch) : null;
     }
 
-    /** The browser's EventSource reconnects; a forgotten tab holds a connection for a bounded time only. */
-    private void closeLongConnected(long now) {
-        clients.forEach((client, since) -> {
-            if (now - since > maxConnectedMillis) {
+    /**
+     * The browser's EventSource reconnects; a forgotten tab holds a connection for a bounded time only.
+     * A stream whose key is no longer an active operator's is closed at the next tick.
+     */
+    private void closeLongConnectedOrRevoked(long now) {
+        clients.forEach((client, connection) -> {
+            if (now - connection.since() > maxConnectedMillis || !stillAllowed(connection)) {
                 clients.remove(client);
                 client.close();
             }
         });
     }
 
+    private boolean stillAllowed(Connection connection) {
+        if (connection.token() == null) {
+            return true; // not opened through the access filter (tests); nothing to look up
+        }
+        return keys.byToken(connection.token())
+                .filter(key -> key.role() == CallerRole.OPERATOR)
+                .isPresent();
+    }
+
+    /** When a stream was opened, and the bearer token it was opened with. */
+    private record Connection(long since, String token) {}
+
     private void send(String name, String data) {
-        clients.forEach((client, since) -> {
+        clients.forEach((client, connection) -> {
             if (client.terminated()) {
                 clients.remove(client);
             } else {

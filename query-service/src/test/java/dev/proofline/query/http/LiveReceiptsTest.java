@@ -28,7 +28,8 @@ class LiveReceiptsTest {
      */
     @Test
     void bytesThatAreNoReceiptAreNeitherShownNorCountedAndTheNextReceiptsAre() {
-        try (LiveReceipts feed = new LiveReceipts(serde, 10, Duration.ofMinutes(5), Duration.ofHours(1))) {
+        try (LiveReceipts feed = new LiveReceipts(
+                serde, token -> java.util.Optional.empty(), 10, Duration.ofMinutes(5), Duration.ofHours(1))) {
             Receipt receipt = Receipt.newBuilder(TestReceipts.receipt(1, "seller", "pass"))
                     .setSignedJson("{\"verification_id\":\"id-1\"}")
                     .build();
