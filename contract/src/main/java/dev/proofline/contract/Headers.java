@@ -6,6 +6,8 @@ public final class Headers {
     public static final String CORRELATION_ID = "proofline.correlation-id";
     /** On a dead letter: the original value, where it came from and why it is here. */
     public static final String ORIGINAL_VALUE = "proofline.original.value";
+    /** On a dead letter too large for its topic with everything: what was left out ("value" or "value,headers"). */
+    public static final String ORIGINAL_OMITTED = "proofline.original.omitted";
 
     public static final String SOURCE_TOPIC = "proofline.source.topic";
     public static final String SOURCE_PARTITION = "proofline.source.partition";

@@ -154,6 +154,7 @@ public final class ProoflineNode implements AutoCloseable {
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Topics topics = settings.topics();
             Replication replication;
+            int deadLetterBytes;
             try (Admin admin = Admin.create(client)) {
                 KafkaReachability.await(admin, bootstrap);
                 replication = Replication.decide(
@@ -168,6 +169,16 @@ public final class ProoflineNode implements AutoCloseable {
                         settings.transparencyLog().enabled()
                                 ? Optional.of(settings.transparencyLog().topic())
                                 : Optional.empty());
+                deadLetterBytes = Math.min(
+                        deadLetterRequestSize(settings), TopicProvisioner.maxMessageBytes(admin, topics.deadLetter()));
+                if (deadLetterBytes < deadLetterRequestSize(settings)) {
+                    LOG.warn(
+                            "topic {} takes records of at most {} bytes, less than a dead letter may need ({}): "
+                                    + "what does not fit is left out of large dead letters (docs/kafka.md)",
+                            topics.deadLetter(),
+                            deadLetterBytes,
+                            deadLetterRequestSize(settings));
+                }
             }
             LOG.info("topics Proofline creates get {}", replication);
             // Instances that share the work must share the keys: point keys.dir at the same directory.
@@ -249,7 +260,8 @@ public final class ProoflineNode implements AutoCloseable {
                             Clock.systemUTC(),
                             PipelineListener.both(metrics, progress),
                             attribution,
-                            new EagerCommit(settings.eagerCommitAge(), settings.eagerCommitGap())),
+                            new EagerCommit(settings.eagerCommitAge(), settings.eagerCommitGap()),
+                            deadLetterBytes),
                     props);
             metrics.bind(streams);
             StreamThreadHealth threads = new StreamThreadHealth(streams, progress, metrics);
@@ -499,6 +511,11 @@ public final class ProoflineNode implements AutoCloseable {
         return SignedLogs.readOnly(file);
     }
 
+    /** The largest record the Streams producer sends: a dead letter with its original in a header. */
+    private static int deadLetterRequestSize(ProoflineSettings settings) {
+        return TopicProvisioner.deadLetterBytes(settings.maxRequestBytes());
+    }
+
     private static ReadOnlyKeyValueStore<String, byte[]> transparencyLogStore(KafkaStreams streams) {
         try {
             return streams.store(StoreQueryParameters.fromNameAndType(
@@ -552,8 +569,7 @@ public final class ProoflineNode implements AutoCloseable {
                 settings.dataDir().resolve("streams").toAbsolutePath().toString());
         // A dead letter carries its original in a header, so it may be several times the request limit.
         props.put(
-                StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
-                5 * settings.maxRequestBytes() + 131072);
+                StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), deadLetterRequestSize(settings));
         // Right after a commit, the next transaction's first write can find the last one's markers
         // still being written: the broker answers CONCURRENT_TRANSACTIONS and the producer retries
         // after its backoff, 100 ms by default, which a caller waiting for its receipt saw as a

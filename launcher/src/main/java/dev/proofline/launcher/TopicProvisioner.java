@@ -8,7 +8,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
@@ -31,7 +33,7 @@ final class TopicProvisioner {
         // Requests up to the limit must reach the pipeline to be judged (an oversize one is
         // dead-lettered, not refused at the door), and a dead letter carries its original in a header.
         String inputMax = Integer.toString(2 * maxRequestBytes + 65536);
-        String deadLetterMax = Integer.toString(5 * maxRequestBytes + 131072);
+        String deadLetterMax = Integer.toString(deadLetterBytes(maxRequestBytes));
         // Retention is set, never left to the broker's default (7 days), which would silently delete
         // receipts and with them scores' history, the receipt index and every lookup built on them.
         Optional<Short> replicationFactor = replication.factor();
@@ -84,6 +86,26 @@ final class TopicProvisioner {
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();
         }
+    }
+
+    /** The largest dead letter: a request of twice the limit in a header, beside its error document. */
+    static int deadLetterBytes(int maxRequestBytes) {
+        return 5 * maxRequestBytes + 131072;
+    }
+
+    /**
+     * The largest record {@code topic} takes now: its own {@code max.message.bytes}, or the broker's
+     * default when it has none. A topic created before Proofline may take less than Proofline would
+     * have given it.
+     */
+    static int maxMessageBytes(Admin admin, String topic) throws ExecutionException, InterruptedException {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        ConfigEntry entry = admin.describeConfigs(List.of(resource))
+                .all()
+                .get()
+                .get(resource)
+                .get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+        return entry == null || entry.value() == null ? Integer.MAX_VALUE : Integer.parseInt(entry.value());
     }
 
     private static Map<String, String> with(Map<String, String> base, String... keysAndValues) {

@@ -42,7 +42,8 @@ public final class VerificationTopology {
                 clock,
                 PipelineListener.NONE,
                 attribution,
-                EagerCommit.NEVER);
+                EagerCommit.NEVER,
+                Integer.MAX_VALUE);
     }
 
     /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
@@ -55,13 +56,17 @@ public final class VerificationTopology {
             Clock clock,
             PipelineListener listener,
             Attribution attribution,
-            EagerCommit eagerCommit) {
+            EagerCommit eagerCommit,
+            int maxDeadLetterBytes) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();
         Serializer<Object> bytes = (Serializer<Object>) (Serializer<?>) new ByteArraySerializer();
         return topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
                 .addProcessor(
-                        VERIFY, new VerifyProcessorSupplier(engine, clock, listener, attribution, eagerCommit), SOURCE)
+                        VERIFY,
+                        new VerifyProcessorSupplier(
+                                engine, clock, listener, attribution, eagerCommit, maxDeadLetterBytes),
+                        SOURCE)
                 .addSink(RECEIPTS_SINK, topics.receipts(), keys, receipts, VERIFY)
                 .addSink(DEAD_LETTER_SINK, topics.deadLetter(), bytes, bytes, VERIFY);
     }

@@ -5,7 +5,6 @@ import dev.proofline.contract.Headers;
 import dev.proofline.engine.Verdict;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.avro.Receipt;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Optional;
@@ -33,6 +32,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     private final PipelineListener listener;
     private final Attribution attribution;
     private final EagerCommit eagerCommit;
+    private final int maxDeadLetterBytes;
     private ProcessorContext<Object, Object> context;
     private boolean holdingCommit; // a request of this task waits for a commit the gap held back
 
@@ -41,12 +41,14 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
             Clock clock,
             PipelineListener listener,
             Attribution attribution,
-            EagerCommit eagerCommit) {
+            EagerCommit eagerCommit,
+            int maxDeadLetterBytes) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
         this.attribution = attribution;
         this.eagerCommit = eagerCommit;
+        this.maxDeadLetterBytes = maxDeadLetterBytes;
     }
 
     @Override
@@ -120,33 +122,10 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         }
     }
 
-    private static final java.util.List<String> DEAD_LETTER_HEADERS = java.util.List.of(
-            Headers.ORIGINAL_VALUE,
-            Headers.SOURCE_TOPIC,
-            Headers.SOURCE_PARTITION,
-            Headers.SOURCE_OFFSET,
-            Headers.ERROR_CODE);
-
     private void deadLetter(Record<byte[], byte[]> request, byte[] value, RecordMetadata source, ErrorDocument error) {
-        RecordHeaders headers = new RecordHeaders(request.headers().toArray());
-        // A producer's own copies of the headers set here would travel first, and a consumer that
-        // reads the first of a name would take them for Proofline's.
-        for (String ours : DEAD_LETTER_HEADERS) {
-            headers.remove(ours);
-        }
-        headers.add(Headers.ORIGINAL_VALUE, value);
-        headers.add(Headers.SOURCE_TOPIC, source.topic().getBytes(StandardCharsets.UTF_8));
-        headers.add(
-                Headers.SOURCE_PARTITION,
-                ByteBuffer.allocate(4).putInt(source.partition()).array());
-        headers.add(
-                Headers.SOURCE_OFFSET,
-                ByteBuffer.allocate(8).putLong(source.offset()).array());
-        headers.add(Headers.ERROR_CODE, error.code().code().getBytes(StandardCharsets.UTF_8));
         listener.deadLettered(error.code().code());
-        byte[] document = error.toJson().toString().getBytes(StandardCharsets.UTF_8);
         context.forward(
-                new Record<Object, Object>(request.key(), document, request.timestamp(), headers),
+                DeadLetterRecord.of(request, value, source, error, maxDeadLetterBytes),
                 VerificationTopology.DEAD_LETTER_SINK);
     }
 

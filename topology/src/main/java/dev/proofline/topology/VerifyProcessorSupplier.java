@@ -12,22 +12,25 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
     private final PipelineListener listener;
     private final Attribution attribution;
     private final EagerCommit eagerCommit;
+    private final int maxDeadLetterBytes;
 
     VerifyProcessorSupplier(
             VerificationEngine engine,
             Clock clock,
             PipelineListener listener,
             Attribution attribution,
-            EagerCommit eagerCommit) {
+            EagerCommit eagerCommit,
+            int maxDeadLetterBytes) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
         this.attribution = attribution;
         this.eagerCommit = eagerCommit;
+        this.maxDeadLetterBytes = maxDeadLetterBytes;
     }
 
     @Override
     public Processor<byte[], byte[], Object, Object> get() {
-        return new VerifyProcessor(engine, clock, listener, attribution, eagerCommit);
+        return new VerifyProcessor(engine, clock, listener, attribution, eagerCommit, maxDeadLetterBytes);
     }
 }

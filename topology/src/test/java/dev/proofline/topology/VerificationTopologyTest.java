@@ -2,6 +2,7 @@ package dev.proofline.topology;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.AttestationContext;
@@ -262,6 +263,62 @@ class VerificationTopologyTest {
             assertEquals(1, count, name);
         }
         assertEquals("kept", header(dead, "app.trace"));
+    }
+
+    /**
+     * A dead-letter topic created before Proofline may take less than a dead letter with its original:
+     * what does not fit is left out and named, so the dead letter is still written (a refused write
+     * would fail the transaction and the record would be retried for ever).
+     */
+    @Test
+    void aDeadLetterLeavesOutWhatItsTopicCannotTake() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-small-dlq");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        org.apache.kafka.streams.Topology small = VerificationTopology.addTo(
+                new org.apache.kafka.streams.Topology(),
+                TOPICS,
+                engine,
+                serde,
+                Clock.systemUTC(),
+                PipelineListener.NONE,
+                Attribution.open(IDS),
+                EagerCommit.NEVER,
+                8192);
+        try (TopologyTestDriver smallDriver = new TopologyTestDriver(small, props)) {
+            TestInputTopic<byte[], byte[]> in =
+                    smallDriver.createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer());
+            TestOutputTopic<byte[], byte[]> out = smallDriver.createOutputTopic(
+                    TOPICS.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            org.apache.kafka.common.header.internals.RecordHeaders small1 =
+                    new org.apache.kafka.common.header.internals.RecordHeaders();
+            small1.add("app.trace", bytes("kept"));
+            in.pipeInput(new TestRecord<>(bytes("k"), bytes("not json"), small1));
+            in.pipeInput(new TestRecord<>(bytes("k"), bytes("x".repeat(10_000)), small1));
+            org.apache.kafka.common.header.internals.RecordHeaders big =
+                    new org.apache.kafka.common.header.internals.RecordHeaders();
+            big.add("app.trace", bytes("y".repeat(10_000)));
+            big.add(Headers.CORRELATION_ID, bytes("c-1"));
+            in.pipeInput(new TestRecord<>(bytes("k"), bytes("x".repeat(10_000)), big));
+
+            TestRecord<byte[], byte[]> whole = out.readRecord();
+            assertArrayEquals(
+                    bytes("not json"),
+                    whole.headers().lastHeader(Headers.ORIGINAL_VALUE).value());
+            assertNull(whole.headers().lastHeader(Headers.ORIGINAL_OMITTED));
+
+            TestRecord<byte[], byte[]> noValue = out.readRecord();
+            assertNull(noValue.headers().lastHeader(Headers.ORIGINAL_VALUE));
+            assertEquals("value", header(noValue, Headers.ORIGINAL_OMITTED));
+            assertEquals("kept", header(noValue, "app.trace"));
+
+            TestRecord<byte[], byte[]> bare = out.readRecord();
+            assertEquals("value,headers", header(bare, Headers.ORIGINAL_OMITTED));
+            assertNull(bare.headers().lastHeader("app.trace"));
+            assertEquals("c-1", header(bare, Headers.CORRELATION_ID), "its caller still gets its answer");
+            assertEquals("invalid_request", header(bare, Headers.ERROR_CODE));
+            assertTrue(bare.value().length < 8192);
+        }
     }
 
     @Test
