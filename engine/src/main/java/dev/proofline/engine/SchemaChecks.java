@@ -84,6 +84,10 @@ final class SchemaChecks {
         // The walk counts checks and spends the budget, but validate() decides (it does the same work
         // again, so the walk's count bounds it too): in networknt 3.0.9 a validating walk misses
         // some errors that validate() reports (draft-07 additionalItems after an items array).
+        // Each error is a light object until its message is written: an enum's message repeats the
+        // whole enum, a path repeats 50,000-character keys. They are written into findings one by
+        // one below, each paid for by its length (CheckTally), so no request keeps more than the
+        // budget allows.
         List<Error> errors = compiled.schema().validate(output);
         CheckTally tally = new CheckTally(budget);
         int failed = errors.isEmpty() ? 0 : Math.max(1, listener.failed);
@@ -158,15 +162,6 @@ final class SchemaChecks {
             int before = errorsBefore.isEmpty() ? 0 : errorsBefore.pop();
             String keyword = event.getKeyword();
             boolean opaque = OPAQUE.contains(keyword);
-            if (!opaque && !APPLICATORS.contains(keyword) && keywordErrors != null) {
-                // An assertion's messages may repeat its whole value (an enum of 100,000 names) or a
-                // path of 50,000-character keys for every failing place; the validator keeps them all,
-                // inside anyOf and not too, so they are paid for as they are made.
-                for (Error error : keywordErrors) {
-                    budget.spendOnText(
-                            error.getMessage() == null ? 0 : error.getMessage().length());
-                }
-            }
             if (opaque) {
                 opaqueDepth--;
             }

@@ -182,7 +182,7 @@ public final class SchemaCompiler {
                     "holds a number the validator cannot use (a count or length beyond a 64-bit integer)",
                     "Use counts and lengths that fit in a 32-bit integer."));
         }
-        for (Error error : errors) {
+        for (Error error : errors.subList(0, Math.min(errors.size(), FirstErrors.MOST))) {
             problems.add(new FieldProblem(
                     SchemaProblems.fieldName(error.getInstanceLocation().toString()),
                     "is not valid JSON Schema: " + error.getMessage(),
@@ -197,8 +197,10 @@ public final class SchemaCompiler {
 
     /**
      * The meta-schema's errors, up to {@link #MOST}: a schema of 500,000 invalid subschemas under a
-     * 50,000-character key would make as many errors, each naming that key, before any budget could
-     * see them. Stopping the validation stops it making more.
+     * 50,000-character key would make as many problems, each naming that key, before any budget could
+     * see them. Stopping the validation stops it making more. (Inside anyOf and oneOf the validator
+     * gathers errors in lists of its own, which hold them as light objects, their messages not yet
+     * written; they pass through here when the keyword fails.)
      */
     private static final class FirstErrors extends ArrayList<Error> {
         static final int MOST = 100;
@@ -215,6 +217,15 @@ public final class SchemaCompiler {
                 throw new Enough();
             }
             return super.add(error);
+        }
+
+        // anyOf and oneOf gather their subschemas' errors in lists of their own, then add them all.
+        @Override
+        public boolean addAll(java.util.Collection<? extends Error> errors) {
+            for (Error error : errors) {
+                add(error);
+            }
+            return !errors.isEmpty();
         }
     }
 }

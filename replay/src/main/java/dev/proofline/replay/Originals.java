@@ -61,6 +61,9 @@ final class Originals {
         return found;
     }
 
+    /** Confluent's error code for a schema id the registry does not know (a 404 of another kind is a wrong URL). */
+    private static final int UNKNOWN_SCHEMA_ID = 40403;
+
     private void receipt(ConsumerRecord<byte[], byte[]> record, Map<UUID, Replayed> wanted, Map<UUID, Outcome> found) {
         if (record.value() == null) {
             return;
@@ -71,7 +74,7 @@ final class Originals {
             receipt = receipts.deserialize(record.topic(), record.value());
             id = UUID.fromString(receipt.getVerificationId());
         } catch (SchemaRegistryException e) {
-            if (e.httpStatus() != 404) {
+            if (e.errorCode() != UNKNOWN_SCHEMA_ID) {
                 // Unreachable or refusing: every receipt would look foreign and the report would call
                 // every original missing. That is no answer.
                 throw e;

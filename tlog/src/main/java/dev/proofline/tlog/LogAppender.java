@@ -104,6 +104,11 @@ public final class LogAppender {
         return firstTile == null ? Optional.empty() : Optional.of(Arrays.copyOf(firstTile, MerkleHashes.SIZE));
     }
 
+    /** Keeps entry 0's leaf hash, found elsewhere for a log that grew before it was kept. */
+    public void keepFirstLeaf(byte[] leaf) {
+        store.put(FIRST_LEAF, leaf.clone());
+    }
+
     /** Appends one entry; returns its index. */
     public long append(byte[] entry) {
         if (entry.length > ENTRY_MAX) {

@@ -114,8 +114,13 @@ public final class SignedLogs {
         StringBuilder text = new StringBuilder();
         firstLeafByKey.forEach(
                 (key, leaf) -> text.append(key).append(' ').append(leaf).append('\n'));
-        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(temporary, text, StandardCharsets.US_ASCII);
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        // A name of its own: two instances sharing the keys directory never write into one file.
+        Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), "." + FILE, ".tmp");
+        try {
+            Files.writeString(temporary, text, StandardCharsets.US_ASCII);
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
     }
 }

@@ -83,7 +83,12 @@ public final class EntryBatcher implements ProcessorSupplier<String, Receipt, St
         public void init(ProcessorContext<String, byte[]> context) {
             this.context = context;
             this.pending = context.getStateStore(STORE);
-            // After a restart the store holds what the changelog restored: count it once.
+            // After a restart the store holds what the changelog restored: count it once. The same
+            // processor is initialized again after a failed transaction (its task revived), with the
+            // store back at what was committed: nothing counted before is true any more.
+            chunks = 0;
+            pendingBytes = 0;
+            lastChunk = null;
             for (int i = 0; ; i++) {
                 byte[] chunk = pending.get(chunkKey(i));
                 if (chunk == null) {

@@ -6,6 +6,7 @@ import dev.proofline.tlog.LogRecords;
 import dev.proofline.tlog.MerkleHashes;
 import dev.proofline.tlog.NoteKey;
 import dev.proofline.tlog.SignedLogs;
+import dev.proofline.tlog.TilePath;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -42,16 +43,20 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
 
     private final NoteKey key;
     private final SignedLogs signedLogs;
+    private final String publishedStore;
     private final Duration interval;
     private final int every;
 
     /**
-     * @param signedLogs the logs {@code key} has signed: a log that is not the one it signed before
-     *                   gets no checkpoint
+     * @param signedLogs     the logs {@code key} has signed: a log that is not the one it signed
+     *                       before gets no checkpoint
+     * @param publishedStore the global store of the published log, where a log that grew before its
+     *                       first leaf was kept finds it (null: none)
      */
-    public Sequencer(NoteKey key, SignedLogs signedLogs, Duration interval, int every) {
+    public Sequencer(NoteKey key, SignedLogs signedLogs, String publishedStore, Duration interval, int every) {
         this.key = key;
         this.signedLogs = signedLogs;
+        this.publishedStore = publishedStore;
         this.interval = interval;
         this.every = every;
     }
@@ -72,13 +77,17 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
         private ProcessorContext<String, byte[]> context;
         private LogAppender log;
         private KeyValueStore<String, byte[]> store;
-        private boolean refusalLogged;
+        private String refusalLogged; // the last refusal told to the operator
+        private boolean refusedThisInterval; // tried again at the next punctuation, not at every entry
 
         @Override
         public void init(ProcessorContext<String, byte[]> context) {
             this.context = context;
             this.store = context.getStateStore(STORE);
             this.log = new LogAppender(LogAppender.Store.of(store::get, store::put, store::delete));
+            if (log.size() > 0 && log.firstLeaf().isEmpty()) {
+                findFirstLeaf();
+            }
             // Wall-clock time: a quiet log still gets its last entries checkpointed within the interval.
             context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::checkpointIfGrown);
         }
@@ -96,13 +105,14 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
             }
             for (int at = 0; at < entries.length; at += MerkleHashes.SIZE) {
                 log.append(Arrays.copyOfRange(entries, at, at + MerkleHashes.SIZE));
-                if (log.size() - log.checkpointed() >= every) {
+                if (log.size() - log.checkpointed() >= every && !refusedThisInterval) {
                     checkpoint(batch.timestamp());
                 }
             }
         }
 
         private void checkpointIfGrown(long now) {
+            refusedThisInterval = false;
             if (log.size() > log.checkpointed() || !log.everCheckpointed()) {
                 checkpoint(now);
             }
@@ -136,13 +146,13 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
                                 .map(leaf -> signedLogs.admit(key, leaf))
                                 .orElse(Optional.empty());
             } catch (UncheckedIOException e) { // tried again at the next checkpoint
-                refuseOnce(
+                refuse(
                         "tlog: no checkpoint is signed until this log is recorded: {} ({})",
                         e.getMessage(),
                         e.getCause().getMessage());
                 return false;
             }
-            refusal.ifPresent(why -> refuseOnce(
+            refusal.ifPresent(why -> refuse(
                     "tlog: no checkpoint is signed: {}. Signing it would fork the log verifiers know. Set "
                             + "tlog.origin to name this log, or remove its line from {} in keys.dir to start the "
                             + "old name over",
@@ -151,11 +161,31 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
             return refusal.isEmpty();
         }
 
-        /** One line for the operator, not one per checkpoint interval. */
-        private void refuseOnce(String message, Object... arguments) {
-            if (!refusalLogged) {
-                refusalLogged = true;
+        /** One line for the operator per reason, not one per checkpoint interval. */
+        private void refuse(String message, Object... arguments) {
+            refusedThisInterval = true;
+            String reason = message + java.util.Arrays.toString(arguments);
+            if (!reason.equals(refusalLogged)) {
+                refusalLogged = reason;
                 LOG.error(message, arguments);
+            }
+        }
+
+        /**
+         * A log that grew past its first tile before the sequencer kept entry 0's leaf: the published
+         * tile 0, which every instance holds, starts with it.
+         */
+        private void findFirstLeaf() {
+            byte[] tile = null;
+            if (publishedStore != null) {
+                KeyValueStore<String, byte[]> published = context.getStateStore(publishedStore);
+                tile = published.get(new TilePath(0, 0, TilePath.WIDTH).storeKey());
+            }
+            if (tile != null && tile.length >= MerkleHashes.SIZE) {
+                log.keepFirstLeaf(Arrays.copyOf(tile, MerkleHashes.SIZE));
+            } else {
+                LOG.warn("tlog: this log's first entry is not known here, so a second log under its name"
+                        + " could not be told from it");
             }
         }
     }

@@ -52,7 +52,8 @@ public final class TransparencyLogTopology {
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
                         .withName(ENTRIES)
                         .withNumberOfPartitions(1))
-                .process(new Sequencer(key, signedLogs, checkpointInterval, checkpointEvery), Named.as(SEQUENCER))
+                .process(
+                        new Sequencer(key, signedLogs, STORE, checkpointInterval, checkpointEvery), Named.as(SEQUENCER))
                 .to(logTopic, Produced.with(Serdes.String(), Serdes.ByteArray()));
         PublishedLogIndexer published = new PublishedLogIndexer(STORE);
         builder.addGlobalStore(

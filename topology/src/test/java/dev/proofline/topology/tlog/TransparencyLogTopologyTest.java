@@ -189,7 +189,7 @@ class TransparencyLogTopologyTest {
     void theSequencerAppendsBatchesAndSkipsWhatIsNotOne() {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream("entries", Consumed.with(Serdes.String(), Serdes.ByteArray()))
-                .process(new Sequencer(KEY, SignedLogs.inMemory(), Duration.ofSeconds(1), 1024))
+                .process(new Sequencer(KEY, SignedLogs.inMemory(), null, Duration.ofSeconds(1), 1024))
                 .to("log", org.apache.kafka.streams.kstream.Produced.with(Serdes.String(), Serdes.ByteArray()));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "sequencer-test");

@@ -1,0 +1,75 @@
+package dev.proofline.topology.tlog;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.proofline.schemas.avro.Receipt;
+import dev.proofline.tlog.LogRecords;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+class EntryBatcherTest {
+    private static Receipt receipt(int i) {
+        return Receipt.newBuilder()
+                .setVerificationId("id-" + i)
+                .setTaskId("t-" + i)
+                .setAgentId("agent-1")
+                .setResult("pass")
+                .setVerifiedAt("2026-12-01T10:00:00.000000+00:00")
+                .setKeyVersion("v1")
+                .setOutputHash("o")
+                .setSchemaHash("s")
+                .setRulesHash("r")
+                .setCorrelationId(null)
+                .setSignedJson("{\"verification_id\":\"id-" + i + "\"}")
+                .build();
+    }
+
+    /**
+     * After a failed transaction Streams initializes the same processor again, its store back at
+     * what was committed. Nothing the aborted work had counted may survive into the next batch:
+     * here the store was empty when committed, and the batch holds the one entry since.
+     */
+    @Test
+    void aProcessorInitializedAgainCountsOnlyWhatItsStoreHolds() {
+        MockProcessorContext<String, byte[]> context = new MockProcessorContext<>();
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(EntryBatcher.STORE), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled()
+                .build();
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        Processor<String, Receipt, String, byte[]> batcher = new EntryBatcher(Duration.ofMillis(100)).get();
+        batcher.init(context);
+        for (int i = 0; i < 150; i++) { // three chunks
+            batcher.process(new Record<>("agent-1", receipt(i), 0L));
+        }
+        try (KeyValueIterator<String, byte[]> all = store.all()) { // the transaction is aborted
+            List<KeyValue<String, byte[]>> written = new java.util.ArrayList<>();
+            all.forEachRemaining(written::add);
+            written.forEach(kv -> store.delete(kv.key));
+        }
+        context.resetForwards();
+        batcher.init(context);
+        batcher.process(new Record<>("agent-1", receipt(1000), 0L));
+        context.scheduledPunctuators()
+                .get(context.scheduledPunctuators().size() - 1)
+                .getPunctuator()
+                .punctuate(0L);
+
+        List<MockProcessorContext.CapturedForward<? extends String, ? extends byte[]>> batches = context.forwarded();
+        assertEquals(1, batches.size());
+        assertArrayEquals(
+                LogRecords.entry(receipt(1000).getSignedJson()),
+                batches.get(0).record().value());
+    }
+}
