@@ -74,6 +74,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -159,7 +160,7 @@ public final class ProoflineNode implements AutoCloseable {
                 KafkaReachability.await(admin, bootstrap);
                 replication = Replication.decide(
                         settings, admin.describeCluster().nodes().get().size());
-                TopicProvisioner.ensure(
+                Set<String> created = TopicProvisioner.ensure(
                         admin,
                         topics,
                         settings.partitions(),
@@ -169,15 +170,22 @@ public final class ProoflineNode implements AutoCloseable {
                         settings.transparencyLog().enabled()
                                 ? Optional.of(settings.transparencyLog().topic())
                                 : Optional.empty());
-                deadLetterBytes = Math.min(
-                        deadLetterRequestSize(settings), TopicProvisioner.maxMessageBytes(admin, topics.deadLetter()));
-                if (deadLetterBytes < deadLetterRequestSize(settings)) {
-                    LOG.warn(
-                            "topic {} takes records of at most {} bytes, less than a dead letter may need ({}): "
-                                    + "what does not fit is left out of large dead letters (docs/kafka.md)",
-                            topics.deadLetter(),
-                            deadLetterBytes,
-                            deadLetterRequestSize(settings));
+                deadLetterBytes = deadLetterRequestSize(settings);
+                if (!created.contains(topics.deadLetter())) {
+                    java.util.OptionalInt limit = TopicProvisioner.maxMessageBytes(admin, topics.deadLetter());
+                    if (limit.isEmpty()) {
+                        LOG.warn(
+                                "topic {}: its max.message.bytes could not be read; dead letters are sent whole",
+                                topics.deadLetter());
+                    } else if (limit.getAsInt() < deadLetterBytes) {
+                        deadLetterBytes = limit.getAsInt();
+                        LOG.warn(
+                                "topic {} takes records of at most {} bytes, less than a dead letter may need ({}): "
+                                        + "what does not fit is left out of large dead letters (docs/kafka.md)",
+                                topics.deadLetter(),
+                                deadLetterBytes,
+                                deadLetterRequestSize(settings));
+                    }
                 }
             }
             LOG.info("topics Proofline creates get {}", replication);

@@ -20,7 +20,8 @@ import org.apache.kafka.common.config.TopicConfig;
 final class TopicProvisioner {
     private TopicProvisioner() {}
 
-    static void ensure(
+    /** @return the names of the topics it created */
+    static Set<String> ensure(
             Admin admin,
             Topics topics,
             int partitions,
@@ -86,6 +87,7 @@ final class TopicProvisioner {
         if (!missing.isEmpty()) {
             admin.createTopics(missing).all().get();
         }
+        return missing.stream().map(NewTopic::name).collect(java.util.stream.Collectors.toSet());
     }
 
     /** The largest dead letter: a request of twice the limit in a header, beside its error document. */
@@ -95,17 +97,24 @@ final class TopicProvisioner {
 
     /**
      * The largest record {@code topic} takes now: its own {@code max.message.bytes}, or the broker's
-     * default when it has none. A topic created before Proofline may take less than Proofline would
-     * have given it.
+     * default when it has none; empty when the cluster does not say. A topic created before
+     * Proofline may take less than Proofline would have given it.
      */
-    static int maxMessageBytes(Admin admin, String topic) throws ExecutionException, InterruptedException {
+    static java.util.OptionalInt maxMessageBytes(Admin admin, String topic) throws InterruptedException {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        ConfigEntry entry = admin.describeConfigs(List.of(resource))
-                .all()
-                .get()
-                .get(resource)
-                .get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-        return entry == null || entry.value() == null ? Integer.MAX_VALUE : Integer.parseInt(entry.value());
+        try {
+            ConfigEntry entry = admin.describeConfigs(List.of(resource))
+                    .all()
+                    .get()
+                    .get(resource)
+                    .get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            return entry == null || entry.value() == null
+                    ? java.util.OptionalInt.empty()
+                    : java.util.OptionalInt.of(Integer.parseInt(entry.value()));
+        } catch (ExecutionException | NumberFormatException e) {
+            // Not allowed to describe it (ACLs), or not known to every broker yet: nothing is known.
+            return java.util.OptionalInt.empty();
+        }
     }
 
     private static Map<String, String> with(Map<String, String> base, String... keysAndValues) {

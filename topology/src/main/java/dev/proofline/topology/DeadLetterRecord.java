@@ -20,7 +20,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * broker's 1 MB default): a dead letter the topic refuses would fail its transaction, and the
  * record would be read, refused and retried for ever. So what does not fit is left out, said in
  * {@code proofline.original.omitted}: the original value first, then the request's own headers
- * (all but its correlation id, which its caller waits on).
+ * (all but a valid correlation id, which its caller waits on), then its key.
  */
 final class DeadLetterRecord {
     /** The headers Proofline sets: a producer's own copies are dropped, not passed on beside ours. */
@@ -41,17 +41,23 @@ final class DeadLetterRecord {
         byte[] document = error.toJson().toString().getBytes(StandardCharsets.UTF_8);
         RecordHeaders headers = new RecordHeaders(request.headers().toArray());
         PROVENANCE.forEach(headers::remove);
-        long fixed = FRAMING_BYTES + length(request.key()) + document.length + 64; // + provenance
+        byte[] key = request.key();
+        long fixed = FRAMING_BYTES + document.length + 64; // + provenance
         String omitted = null;
-        if (fixed + size(headers) + length(value) > maxBytes) {
+        if (fixed + length(key) + size(headers) + length(value) > maxBytes) {
             omitted = "value";
-            if (fixed + size(headers) > maxBytes) {
+            if (fixed + length(key) + size(headers) > maxBytes) {
+                // A correlation id longer than any valid one was refused for it: its caller waits on nothing.
                 Header correlation = headers.lastHeader(Headers.CORRELATION_ID);
                 headers = new RecordHeaders();
-                if (correlation != null) {
+                if (correlation != null && length(correlation.value()) <= CorrelationIds.MAX_BYTES) {
                     headers.add(correlation);
                 }
                 omitted = "value,headers";
+                if (fixed + length(key) + size(headers) > maxBytes) {
+                    key = null;
+                    omitted = "value,headers,key";
+                }
             }
         }
         if (omitted == null) {
@@ -67,7 +73,7 @@ final class DeadLetterRecord {
                 Headers.SOURCE_OFFSET,
                 ByteBuffer.allocate(8).putLong(source.offset()).array());
         headers.add(Headers.ERROR_CODE, error.code().code().getBytes(StandardCharsets.UTF_8));
-        return new Record<>(request.key(), document, request.timestamp(), headers);
+        return new Record<>(key, document, request.timestamp(), headers);
     }
 
     private static long size(RecordHeaders headers) {

@@ -65,10 +65,10 @@ public final class EagerCommit {
      */
     boolean askNow(long writtenAt, long now) {
         Pace pace = paces.get();
-        // A time well ahead of this clock says nothing of when the request came (a producer's clock
-        // runs fast), so it never counts as alone: a backlog of such records would ask on every one.
-        // Up to a gap ahead is the skew between two instances' clocks, and a lone caller's request.
-        boolean alone = pace.sinceAsk == 0 && writtenAt > pace.lastAsk && writtenAt <= now + minGapMillis;
+        // A time ahead of this clock says nothing of when the request came (a producer's clock runs
+        // fast), so it never counts as alone: a backlog of such records would ask on every one. (A
+        // lone caller whose front door runs on an instance with a clock ahead waits one gap at most.)
+        boolean alone = pace.sinceAsk == 0 && writtenAt > pace.lastAsk && writtenAt <= now;
         pace.sinceAsk++;
         return alone ? ask(pace, now) : askHeld(pace, now);
     }

@@ -300,6 +300,10 @@ class VerificationTopologyTest {
             big.add("app.trace", bytes("y".repeat(10_000)));
             big.add(Headers.CORRELATION_ID, bytes("c-1"));
             in.pipeInput(new TestRecord<>(bytes("k"), bytes("x".repeat(10_000)), big));
+            org.apache.kafka.common.header.internals.RecordHeaders longId =
+                    new org.apache.kafka.common.header.internals.RecordHeaders();
+            longId.add(Headers.CORRELATION_ID, bytes("c".repeat(5_000)));
+            in.pipeInput(new TestRecord<>(bytes("k".repeat(10_000)), bytes("x"), longId));
 
             TestRecord<byte[], byte[]> whole = out.readRecord();
             assertArrayEquals(
@@ -318,6 +322,11 @@ class VerificationTopologyTest {
             assertEquals("c-1", header(bare, Headers.CORRELATION_ID), "its caller still gets its answer");
             assertEquals("invalid_request", header(bare, Headers.ERROR_CODE));
             assertTrue(bare.value().length < 8192);
+
+            TestRecord<byte[], byte[]> keyless = out.readRecord();
+            assertEquals("value,headers,key", header(keyless, Headers.ORIGINAL_OMITTED));
+            assertNull(keyless.key());
+            assertNull(keyless.headers().lastHeader(Headers.CORRELATION_ID), "longer than any valid id");
         }
     }
 

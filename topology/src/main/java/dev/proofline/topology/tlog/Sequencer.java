@@ -147,24 +147,28 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
                                 .orElse(Optional.empty());
             } catch (UncheckedIOException e) { // tried again at the next checkpoint
                 refuse(
+                        "cannot record: " + e.getCause().getClass().getSimpleName(),
                         "tlog: no checkpoint is signed until this log is recorded: {} ({})",
                         e.getMessage(),
                         e.getCause().getMessage());
                 return false;
             }
             refusal.ifPresent(why -> refuse(
+                    why,
                     "tlog: no checkpoint is signed: {}. Signing it would fork the log verifiers know. Set "
-                            + "tlog.origin to name this log, or remove its line from {} in keys.dir to start the "
-                            + "old name over",
+                            + "tlog.origin to name this log, or remove its line from {} in keys.dir and restart "
+                            + "to start the old name over",
                     why,
                     SignedLogs.FILE));
+            if (refusal.isEmpty()) {
+                refusalLogged = null; // a later refusal is news again
+            }
             return refusal.isEmpty();
         }
 
-        /** One line for the operator per reason, not one per checkpoint interval. */
-        private void refuse(String message, Object... arguments) {
+        /** One line for the operator per reason (a file name that changes each time is no new reason). */
+        private void refuse(String reason, String message, Object... arguments) {
             refusedThisInterval = true;
-            String reason = message + java.util.Arrays.toString(arguments);
             if (!reason.equals(refusalLogged)) {
                 refusalLogged = reason;
                 LOG.error(message, arguments);
