@@ -22,7 +22,7 @@ class AvroSerdeTest {
     @Test
     void everyRecordIsFramedAvroWhateverCameBefore() throws Exception {
         for (int length : new int[] {10, 200_000, 3, 9_000, 70_000, 0}) {
-            Receipt receipt = receipt("x".repeat(length) + "é");
+            Receipt receipt = TestReceipts.carrying("id", "task", "agent", "x".repeat(length) + "é");
             byte[] framed = serde.serialize("receipts", receipt);
             assertEquals(ConfluentWireFormat.MAGIC, framed[0]);
             int id = ByteBuffer.wrap(framed, 1, 4).getInt();
@@ -38,21 +38,5 @@ class AvroSerdeTest {
         new SpecificDatumWriter<Receipt>(Receipt.getClassSchema()).write(receipt, encoder);
         encoder.flush();
         return out.toByteArray();
-    }
-
-    private static Receipt receipt(String signedJson) {
-        return Receipt.newBuilder()
-                .setVerificationId("id")
-                .setTaskId("task")
-                .setAgentId("agent")
-                .setResult("pass")
-                .setVerifiedAt("2026-12-01T10:00:00.000000+00:00")
-                .setKeyVersion("v1")
-                .setOutputHash("o")
-                .setSchemaHash("s")
-                .setRulesHash("r")
-                .setCorrelationId(null)
-                .setSignedJson(signedJson)
-                .build();
     }
 }

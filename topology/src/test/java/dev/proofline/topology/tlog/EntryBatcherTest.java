@@ -3,6 +3,7 @@ package dev.proofline.topology.tlog;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.proofline.schemas.TestReceipts;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.tlog.LogRecords;
 import java.time.Duration;
@@ -18,22 +19,6 @@ import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 class EntryBatcherTest {
-    private static Receipt receipt(int i) {
-        return Receipt.newBuilder()
-                .setVerificationId("id-" + i)
-                .setTaskId("t-" + i)
-                .setAgentId("agent-1")
-                .setResult("pass")
-                .setVerifiedAt("2026-12-01T10:00:00.000000+00:00")
-                .setKeyVersion("v1")
-                .setOutputHash("o")
-                .setSchemaHash("s")
-                .setRulesHash("r")
-                .setCorrelationId(null)
-                .setSignedJson("{\"verification_id\":\"id-" + i + "\"}")
-                .build();
-    }
-
     /**
      * After a failed transaction Streams initializes the same processor again, its store back at
      * what was committed. Nothing the aborted work had counted may survive into the next batch:
@@ -51,7 +36,7 @@ class EntryBatcherTest {
         Processor<String, Receipt, String, byte[]> batcher = new EntryBatcher(Duration.ofMillis(100)).get();
         batcher.init(context);
         for (int i = 0; i < 150; i++) { // three chunks
-            batcher.process(new Record<>("agent-1", receipt(i), 0L));
+            batcher.process(new Record<>("agent-1", TestReceipts.numbered(i, "agent-1"), 0L));
         }
         try (KeyValueIterator<String, byte[]> all = store.all()) { // the transaction is aborted
             List<KeyValue<String, byte[]>> written = new java.util.ArrayList<>();
@@ -60,7 +45,7 @@ class EntryBatcherTest {
         }
         context.resetForwards();
         batcher.init(context);
-        batcher.process(new Record<>("agent-1", receipt(1000), 0L));
+        batcher.process(new Record<>("agent-1", TestReceipts.numbered(1000, "agent-1"), 0L));
         context.scheduledPunctuators()
                 .get(context.scheduledPunctuators().size() - 1)
                 .getPunctuator()
@@ -69,7 +54,7 @@ class EntryBatcherTest {
         List<MockProcessorContext.CapturedForward<? extends String, ? extends byte[]>> batches = context.forwarded();
         assertEquals(1, batches.size());
         assertArrayEquals(
-                LogRecords.entry(receipt(1000).getSignedJson()),
+                LogRecords.entry(TestReceipts.numbered(1000, "agent-1").getSignedJson()),
                 batches.get(0).record().value());
     }
 }

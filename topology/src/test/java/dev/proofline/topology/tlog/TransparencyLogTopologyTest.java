@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.InMemorySchemaRegistry;
+import dev.proofline.schemas.TestReceipts;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.tlog.Checkpoint;
 import dev.proofline.tlog.LogRecords;
@@ -56,22 +57,6 @@ class TransparencyLogTopologyTest {
         return new TopologyTestDriver(builder.build(), props);
     }
 
-    private static Receipt receipt(int i, String agent) {
-        return Receipt.newBuilder()
-                .setVerificationId("id-" + i)
-                .setTaskId("t-" + i)
-                .setAgentId(agent)
-                .setResult("pass")
-                .setVerifiedAt("2026-12-01T10:00:00.000000+00:00")
-                .setKeyVersion("v1")
-                .setOutputHash("o")
-                .setSchemaHash("s")
-                .setRulesHash("r")
-                .setCorrelationId(null)
-                .setSignedJson("{\"verification_id\":\"id-" + i + "\"}")
-                .build();
-    }
-
     /**
      * Each instance indexes the entries from the published bundles, which grow under one key from
      * checkpoint to checkpoint: every entry keeps the index of its place in the log, across bundles
@@ -87,9 +72,9 @@ class TransparencyLogTopologyTest {
             List<byte[]> entries = new ArrayList<>();
             for (int i = 0; i < 700; i++) {
                 String agent = i % 7 == 3 ? "test-agent" : "agent-" + (i % 5);
-                in.pipeInput(agent, receipt(i, agent));
+                in.pipeInput(agent, TestReceipts.numbered(i, agent));
                 if (!agent.startsWith("test-")) {
-                    entries.add(LogRecords.entry(receipt(i, agent).getSignedJson()));
+                    entries.add(LogRecords.entry(TestReceipts.numbered(i, agent).getSignedJson()));
                 }
                 if (i % 150 == 149) {
                     driver.advanceWallClockTime(Duration.ofSeconds(1)); // a checkpoint mid-bundle
@@ -103,8 +88,8 @@ class TransparencyLogTopologyTest {
                 byte[] stored = log.get(LogRecords.index(entries.get(index)));
                 assertEquals(index, ByteBuffer.wrap(stored).getLong(), "entry " + index);
             }
-            assertNull(log.get(
-                    LogRecords.index(LogRecords.entry(receipt(3, "test-agent").getSignedJson()))));
+            assertNull(log.get(LogRecords.index(
+                    LogRecords.entry(TestReceipts.numbered(3, "test-agent").getSignedJson()))));
 
             String note = new String(log.get(LogRecords.CHECKPOINT), StandardCharsets.UTF_8);
             Checkpoint checkpoint = Checkpoint.open(note, NoteVerifier.parse(KEY.verifierKey()));
@@ -125,7 +110,7 @@ class TransparencyLogTopologyTest {
                     new StringSerializer(),
                     (topic, r) -> serde.serializer().serialize(topic, r));
             for (int i = 0; i < EntryBatcher.MAX_ENTRIES + 10; i++) {
-                in.pipeInput("agent-1", receipt(i, "agent-1"));
+                in.pipeInput("agent-1", TestReceipts.numbered(i, "agent-1"));
             }
             KeyValueStore<String, byte[]> log = driver.getKeyValueStore(TransparencyLogTopology.STORE);
             Checkpoint checkpoint = Checkpoint.open(
@@ -171,7 +156,7 @@ class TransparencyLogTopologyTest {
                     new StringSerializer(),
                     (topic, r) -> serde.serializer().serialize(topic, r));
             for (int i = from; i < from + 300; i++) {
-                in.pipeInput("agent-1", receipt(i, "agent-1"));
+                in.pipeInput("agent-1", TestReceipts.numbered(i, "agent-1"));
             }
             driver.advanceWallClockTime(Duration.ofMillis(100));
             driver.advanceWallClockTime(Duration.ofSeconds(1));
