@@ -202,6 +202,20 @@ class ConnectionLimitsIT {
                 assertEquals(field, StrictJson.parse(body).at("/fields/0/field").asString(), raw);
             }
         }
+        // A page of another site learns nothing, not even what is wrong with its message: an
+        // initialize without params (Proofline's own -32602 otherwise) is refused for its Origin.
+        String noParams = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}";
+        String rebound = raw(
+                node.httpUrl(),
+                "POST /mcp HTTP/1.1\r\n" + host + "Origin: http://rebound.example\r\n"
+                        + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                        + "Content-Length: " + noParams.length() + "\r\n\r\n" + noParams);
+        assertTrue(rebound.startsWith("HTTP/1.1 403 "), rebound);
+        assertEquals(
+                "Origin",
+                StrictJson.parse(rebound.substring(rebound.indexOf("\r\n\r\n") + 4))
+                        .at("/fields/0/field")
+                        .asString());
         // A lone surrogate would come back in the answer (its id) as bytes that are not UTF-8: refused.
         String lone = "{\"jsonrpc\":\"2.0\",\"id\":\"\\ud800\",\"method\":\"initialize\",\"params\":{"
                 + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
@@ -370,8 +384,10 @@ class ConnectionLimitsIT {
         String options = raw(base, "OPTIONS /mcp HTTP/1.1\r\n" + host + "\r\n");
         assertTrue(options.contains("\r\nAllow: POST, DELETE, OPTIONS\r\n"), options);
         String token = node.operatorToken().orElseThrow();
-        String noStream =
-                raw(base, "GET /feed/receipts HTTP/1.1\r\n" + host + "Authorization: Bearer " + token + "\r\n\r\n");
+        String noStream = raw(
+                base,
+                "GET /feed/receipts HTTP/1.1\r\n" + host + "Accept: application/json, text/*;q=0\r\n"
+                        + "Authorization: Bearer " + token + "\r\n\r\n");
         assertTrue(noStream.startsWith("HTTP/1.1 406 "), noStream.replace(token, "<token>"));
         String noStreamBody = noStream.substring(noStream.indexOf("\r\n\r\n") + 4);
         assertDocument(406, "invalid_request", 406, noStreamBody);
@@ -497,10 +513,27 @@ class ConnectionLimitsIT {
                     .header("Authorization", "Bearer " + node.operatorToken().orElseThrow())
                     .build();
             List<InputStream> open = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                HttpResponse<InputStream> stream = http.sendAsync(feed, HttpResponse.BodyHandlers.ofInputStream())
+            // The two streams held open: one asked as curl asks (Accept: */*), one with no Accept
+            // at all (RFC 9110: any type); both are the event stream.
+            List<HttpRequest> asked = List.of(
+                    HttpRequest.newBuilder(feed.uri())
+                            .header("Accept", "*/*")
+                            .header(
+                                    "Authorization",
+                                    "Bearer " + node.operatorToken().orElseThrow())
+                            .build(),
+                    HttpRequest.newBuilder(feed.uri())
+                            .header(
+                                    "Authorization",
+                                    "Bearer " + node.operatorToken().orElseThrow())
+                            .build());
+            for (HttpRequest request : asked) {
+                HttpResponse<InputStream> stream = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
                         .get(10, TimeUnit.SECONDS);
                 assertEquals(200, stream.statusCode());
+                assertEquals(
+                        "text/event-stream",
+                        stream.headers().firstValue("Content-Type").orElse("").split(";")[0]);
                 open.add(stream.body());
             }
             // The server counts a feed once its stream handler runs, a moment after the client has

@@ -95,8 +95,9 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     public void mount(JavalinConfig cfg) {
         cfg.routes.before(PATH, ctx -> {
             String accept = ctx.header("Accept");
-            if (accept == null || !accept.toLowerCase(java.util.Locale.ROOT).contains("text/event-stream")) {
-                // Javalin answers such a request with an empty 200 and no stream: say what to send.
+            if (accept == null || !accept.equals(EventStreamAccept.EVENT_STREAM)) {
+                // An Accept that allows an event stream reaches here as exactly that
+                // (EventStreamAccept); Javalin would answer another with an empty 200 and no stream.
                 ErrorDocument error = ErrorDocument.invalidRequest(List.of(new FieldProblem(
                         "Accept",
                         "does not accept a server-sent event stream, the only form of the live feed",

@@ -58,6 +58,8 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
     private final int maxConnections;
     private final int maxMessageBytes;
     private final McpSessions sessions;
+    /** The DNS-rebinding check: the SDK's, run by the SDK and, ahead of Proofline's own refusals, by the filter. */
+    private final DefaultServerTransportSecurityValidator originAndHost;
 
     public McpEndpoint(
             VerificationFrontDoor verification,
@@ -71,15 +73,16 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
         this.maxConnections = maxConnections;
         this.maxMessageBytes = (int) Math.min(Integer.MAX_VALUE, 2L * verification.maxRequestBytes());
         this.sessions = new McpSessions(maxSessions, SESSION_SWEEP.multipliedBy(2));
+        this.originAndHost = DefaultServerTransportSecurityValidator.builder()
+                .allowedOrigins(allowedOrigins)
+                .allowedHosts(allowedHosts)
+                .build();
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .mcpEndpoint(PATH)
                 .sessionSweepInterval(SESSION_SWEEP)
                 // The access filter has already said who is calling; each tool call takes it from here.
                 .contextExtractor(McpEndpoint::context)
-                .securityValidator(DefaultServerTransportSecurityValidator.builder()
-                        .allowedOrigins(allowedOrigins)
-                        .allowedHosts(allowedHosts)
-                        .build())
+                .securityValidator(originAndHost)
                 .build();
         this.server = McpServer.sync(transport)
                 .serverInfo("Proofline", version)
@@ -101,8 +104,8 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             FilterHolder limit = new FilterHolder(new McpConnectionLimit(maxConnections));
             limit.setAsyncSupported(true);
             context.addFilter(limit, PATH, EnumSet.of(DispatcherType.REQUEST));
-            FilterHolder errors =
-                    new FilterHolder(new McpTransportErrors(transport.protocolVersions(), maxMessageBytes));
+            FilterHolder errors = new FilterHolder(
+                    new McpTransportErrors(transport.protocolVersions(), maxMessageBytes, originAndHost));
             errors.setAsyncSupported(true);
             context.addFilter(errors, PATH, EnumSet.of(DispatcherType.REQUEST));
             FilterHolder sessionLimit = new FilterHolder(new McpSessionLimit(sessions));

@@ -3,6 +3,8 @@ package dev.proofline.query.mcp;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
+import io.modelcontextprotocol.server.transport.ServerTransportSecurityValidator;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -14,7 +16,10 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
@@ -42,15 +47,18 @@ final class McpTransportErrors implements Filter {
 
     private final List<String> protocolVersions;
     private final int maxMessageBytes;
+    private final ServerTransportSecurityValidator originAndHost;
 
     /**
      * @param protocolVersions the MCP versions the transport negotiates
      * @param maxMessageBytes the largest message taken: room for a request of {@code max.request.bytes}
      *     and its JSON-RPC envelope, whose own size the verification then checks exactly
      */
-    McpTransportErrors(List<String> protocolVersions, int maxMessageBytes) {
+    McpTransportErrors(
+            List<String> protocolVersions, int maxMessageBytes, ServerTransportSecurityValidator originAndHost) {
         this.protocolVersions = List.copyOf(protocolVersions);
         this.maxMessageBytes = maxMessageBytes;
+        this.originAndHost = originAndHost;
     }
 
     @Override
@@ -66,6 +74,14 @@ final class McpTransportErrors implements Filter {
             // The servlet's own answer would name GET, HEAD and TRACE, which this transport refuses.
             http.setHeader("Allow", ALLOW);
             http.setStatus(204);
+            return;
+        }
+        if (!fromAllowedOriginAndHost((HttpServletRequest) request)) {
+            // A page of another site (DNS rebinding) learns nothing from this server, not even how
+            // its message is wrong: the SDK refuses it (403 or 421) before anything else is read.
+            DocumentedErrors answer = new DocumentedErrors(http, null);
+            chain.doFilter(request, answer);
+            answer.finish();
             return;
         }
         String version = ((HttpServletRequest) request).getHeader("MCP-Protocol-Version");
@@ -166,6 +182,22 @@ final class McpTransportErrors implements Filter {
         chain.doFilter(request, answer);
         if (!request.isAsyncStarted()) {
             answer.finish(); // an error written but never flushed still goes out as the document
+        }
+    }
+
+    private boolean fromAllowedOriginAndHost(HttpServletRequest request) {
+        Map<String, List<String>> headers = new HashMap<>();
+        for (String name : List.of("Origin", "Host")) {
+            List<String> values = Collections.list(request.getHeaders(name));
+            if (!values.isEmpty()) {
+                headers.put(name, values);
+            }
+        }
+        try {
+            originAndHost.validateHeaders(headers);
+            return true;
+        } catch (ServerTransportSecurityException refused) {
+            return false;
         }
     }
 
