@@ -87,6 +87,27 @@ try {
   const item = await page.waitForSelector(`#feed-list li[data-verification-id="${receipt.verification_id}"]`, { timeout: 30000 });
   seen.liveItem = (await item.textContent()).trim();
   seen.liveVerified = (await item.$('.verified')) !== null;
+
+  // Opening one agent and then another before the first answered shows the second, and keeps
+  // showing it: the first one's late answer (held back here) draws nothing.
+  const slow = seen.leaderboard.map(r => r.agent).find(a => a !== agent);
+  const slowReputation = u => u.pathname === '/reputation/' + encodeURIComponent(slow);
+  let slowReads = 0;
+  await page.route(slowReputation, async r => {
+    slowReads++;
+    await new Promise(resolve => setTimeout(resolve, 1500));
+    await r.continue();
+  });
+  await page.evaluate(a => { location.hash = '#/agent/' + encodeURIComponent(a); }, slow);
+  await page.waitForTimeout(100);
+  await page.evaluate(a => { location.hash = '#/agent/' + encodeURIComponent(a); }, agent);
+  await page.waitForFunction(a => document.getElementById('agent-title').textContent === a, agent, { timeout: 30000 });
+  await page.waitForTimeout(2500); // past the held answer, before the shown agent's own 5 s refresh
+  seen.raceTitle = await page.textContent('#agent-title');
+  seen.raceSlowAgent = slow;
+  await page.waitForTimeout(6000); // the first agent's view, left, is never refreshed again
+  seen.slowReads = slowReads;
+  await page.unroute(slowReputation);
   seen.consoleErrors = consoleErrors;
   seen.tokenInAnyUrl = requested.some(u => u.includes(operatorToken));
 } catch (e) {

@@ -153,8 +153,9 @@ function signatureCell(valid) {
 }
 
 // ---- leaderboard -----------------------------------------------------------------------------
-async function showLeaderboard() {
+async function showLeaderboard(current) {
   const board = await getJson('/agents?limit=200');
+  if (!current()) return;
   const rows = board.agents.map((a, i) => el('tr', { 'data-agent': a.agent_id },
     el('td', { class: 'num' }, i + 1),
     el('td', {}, el('a', { href: '#/agent/' + encodeURIComponent(a.agent_id) }, a.agent_id)),
@@ -172,10 +173,11 @@ async function showLeaderboard() {
 }
 
 // ---- one agent -------------------------------------------------------------------------------
-async function showAgent(agentId) {
+async function showAgent(agentId, current) {
   const path = encodeURIComponent(agentId);
   const [history, recent] = await Promise.all([getJson('/reputation/' + path),
     token.get() ? getJson('/agents/' + path + '/receipts') : Promise.resolve(null)]);
+  if (!current()) return; // another view was opened while this one was read
   document.getElementById('agent-title').textContent = agentId;
   const card = (label, value) => el('div', { class: 'card' }, el('b', {}, value), label);
   document.getElementById('agent-summary').replaceChildren(
@@ -200,6 +202,7 @@ async function showAgent(agentId) {
       signatureCell(valid), el('td', {}, receipt.attestation ? receipt.attestation.key_version : ''),
       el('td', { class: 'summary' }, describe(receipt))));
   }
+  if (!current()) return;
   if (recent.missing > 0) {
     rows.push(el('tr', {}, el('td', { colspan: 6, class: 'note' },
       recent.missing + ' older receipts are no longer on the receipts topic (retention)')));
@@ -340,6 +343,8 @@ async function showBatch(batch) {
 
 // ---- routing ---------------------------------------------------------------------------------
 let refresh = null;
+// Which view is current: a view's reads may end after another view was opened, and must not draw.
+let viewNumber = 0;
 
 // The agent a hash names, or null: a malformed escape (#/agent/%E0) names none, so the
 // leaderboard shows rather than a page that stopped refreshing.
@@ -355,13 +360,16 @@ function agentInHash() {
 
 async function route() {
   clearInterval(refresh);
+  const mine = ++viewNumber;
+  const current = () => mine === viewNumber;
   const agent = agentInHash();
   document.getElementById('leaderboard-view').hidden = agent !== null;
   document.getElementById('agent-view').hidden = agent === null;
-  const show = agent !== null ? () => showAgent(agent) : showLeaderboard;
+  const show = agent !== null ? () => showAgent(agent, current) : () => showLeaderboard(current);
   const guarded = () => show().catch(e => console.warn('dashboard refresh failed:', e.message));
   await guarded();
-  refresh = setInterval(guarded, agent !== null ? 5000 : 3000);
+  // A later route() has cleared the timer already: starting one here would refresh this old view forever.
+  if (current()) refresh = setInterval(guarded, agent !== null ? 5000 : 3000);
 }
 
 async function start() {

@@ -155,6 +155,11 @@ class DashboardIT {
         assertEquals("6", mixedRow.get(5).asString(), "failed");
 
         assertEquals("dash-mixed", seen.get("agentTitle").asString());
+        assertEquals(
+                "dash-mixed",
+                seen.get("raceTitle").asString(),
+                "an agent opened while " + seen.get("raceSlowAgent") + " was still being read stays shown");
+        assertEquals(1, seen.get("slowReads").asInt(), "a view that was left is not refreshed");
         assertTrue(seen.get("chartPoints").asInt() >= 1, "the score-over-time chart has points");
         String cards = seen.get("summaryCards").toString();
         assertTrue(cards.contains("decayed score (half-life 30 d)"), cards);
