@@ -62,6 +62,16 @@ public final class AgentIds {
         for (int i = 0; i < id.length(); ) {
             int c = id.codePointAt(i);
             i += Character.charCount(c);
+            if (c < 0x80) { // nearly every id: decided without Unicode's tables
+                if (c < 0x20 || c == 0x7F) {
+                    return Optional.of("contains a control, invisible, unassigned or private-use character");
+                }
+                if (c == '/' || c == '\\' || c == '?' || c == '#') {
+                    return Optional.of("contains / \\ ? or #, which would change a URL's path");
+                }
+                latin |= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+                continue;
+            }
             int type = Character.getType(c);
             if (type == Character.CONTROL
                     || type == Character.FORMAT
@@ -92,10 +102,12 @@ public final class AgentIds {
 
     /** The id with look-alike letters replaced by the Latin ones they resemble (enough for "test-"). */
     private static String skeleton(String id) {
-        StringBuilder out = new StringBuilder();
-        id.codePoints()
-                .limit(ScoredAgents.TEST_PREFIX.length())
-                .forEach(c -> out.append(LOOK_ALIKES.getOrDefault(c, (char) Character.toLowerCase(c))));
+        StringBuilder out = new StringBuilder(ScoredAgents.TEST_PREFIX.length());
+        for (int i = 0, taken = 0; i < id.length() && taken < ScoredAgents.TEST_PREFIX.length(); taken++) {
+            int c = id.codePointAt(i);
+            i += Character.charCount(c);
+            out.append(LOOK_ALIKES.getOrDefault(c, (char) Character.toLowerCase(c)));
+        }
         return out.toString();
     }
 }

@@ -57,4 +57,21 @@ class AgentIdsTest {
             assertTrue(AgentIds.problem(id).isPresent(), "accepted: " + id.replace("\u0000", "\\0"));
         }
     }
+
+    @Test
+    void everyAsciiCharacterIsJudgedAsUnicodesTablesJudgeIt() {
+        for (char c = 0; c < 0x80; c++) {
+            String id = "a" + c + "b";
+            int type = Character.getType(c);
+            boolean refused = type == Character.CONTROL || c == '/' || c == '\\' || c == '?' || c == '#';
+            assertEquals(refused, AgentIds.problem(id).isPresent(), "U+" + Integer.toHexString(c));
+            if (Character.isLetter(c)) {
+                assertEquals(Character.UnicodeScript.LATIN, Character.UnicodeScript.of(c));
+                // Latin, so mixing it with a Cyrillic letter is refused.
+                assertTrue(AgentIds.problem(c + "\u0431").isPresent(), "U+" + Integer.toHexString(c));
+            }
+        }
+        assertTrue(AgentIds.problem("t\u0435st-x").isPresent(), "a look-alike test- id is still refused");
+        assertTrue(AgentIds.problem("TEST-x").isPresent(), "so is one in capitals");
+    }
 }
