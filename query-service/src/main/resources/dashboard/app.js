@@ -345,6 +345,7 @@ async function showBatch(batch) {
 let refresh = null;
 // Which view is current: a view's reads may end after another view was opened, and must not draw.
 let viewNumber = 0;
+let shownAgent = null;
 
 // The agent a hash names, or null: a malformed escape (#/agent/%E0) names none, so the
 // leaderboard shows rather than a page that stopped refreshing.
@@ -359,17 +360,28 @@ function agentInHash() {
 }
 
 async function route() {
-  clearInterval(refresh);
+  clearTimeout(refresh);
   const mine = ++viewNumber;
   const current = () => mine === viewNumber;
   const agent = agentInHash();
   document.getElementById('leaderboard-view').hidden = agent !== null;
   document.getElementById('agent-view').hidden = agent === null;
+  if (agent !== shownAgent) {
+    // Another agent's figures and receipts never stand under this one's name, even if its reads fail.
+    document.getElementById('agent-title').textContent = '';
+    document.getElementById('agent-summary').replaceChildren();
+    document.getElementById('agent-chart').replaceChildren();
+    document.querySelector('#agent-receipts tbody').replaceChildren();
+    shownAgent = agent;
+  }
   const show = agent !== null ? () => showAgent(agent, current) : () => showLeaderboard(current);
-  const guarded = () => show().catch(e => console.warn('dashboard refresh failed:', e.message));
-  await guarded();
-  // A later route() has cleared the timer already: starting one here would refresh this old view forever.
-  if (current()) refresh = setInterval(guarded, agent !== null ? 5000 : 3000);
+  // The next refresh is timed from the end of this one, so two never overlap and an older one
+  // never draws over a newer one; a later route() ends the chain.
+  const refreshed = async () => {
+    await show().catch(e => console.warn('dashboard refresh failed:', e.message));
+    if (current()) refresh = setTimeout(refreshed, agent !== null ? 5000 : 3000);
+  };
+  await refreshed();
 }
 
 async function start() {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The live feed's {@code Accept} read as HTTP means it (RFC 9110 §12.5.1): no {@code Accept}, or a
@@ -22,6 +23,7 @@ import java.util.Locale;
  */
 final class EventStreamAccept implements Filter {
     static final String EVENT_STREAM = "text/event-stream";
+    private static final Pattern QVALUE = Pattern.compile("0(\\.[0-9]{0,3})?|1(\\.0{0,3})?");
 
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
@@ -61,17 +63,16 @@ final class EventStreamAccept implements Filter {
         return accepted;
     }
 
-    /** The range's q (1 when absent); an unreadable q counts as 0, so it never widens what is accepted. */
+    /**
+     * The range's q (1 when absent). A q that is not RFC 9110's {@code qvalue} (0 to 1, at most
+     * three decimals) counts as 0, so a malformed one never widens what is accepted.
+     */
     private static double quality(String[] parameters) {
         for (int i = 1; i < parameters.length; i++) {
-            String parameter = parameters[i].trim();
-            if (parameter.length() > 2 && parameter.regionMatches(true, 0, "q=", 0, 2)) {
-                try {
-                    double q = Double.parseDouble(parameter.substring(2).trim());
-                    return q >= 0 && q <= 1 ? q : 0;
-                } catch (NumberFormatException unreadable) {
-                    return 0;
-                }
+            String[] nameAndValue = parameters[i].split("=", 2);
+            if (nameAndValue[0].trim().equalsIgnoreCase("q")) {
+                String value = nameAndValue.length == 2 ? nameAndValue[1].trim() : "";
+                return QVALUE.matcher(value).matches() ? Double.parseDouble(value) : 0;
             }
         }
         return 1;

@@ -76,12 +76,13 @@ final class McpTransportErrors implements Filter {
             http.setStatus(204);
             return;
         }
-        if (!fromAllowedOriginAndHost((HttpServletRequest) request)) {
+        int refused = originOrHostRefusal((HttpServletRequest) request);
+        if (refused != 0) {
             // A page of another site (DNS rebinding) learns nothing from this server, not even how
-            // its message is wrong: the SDK refuses it (403 or 421) before anything else is read.
-            DocumentedErrors answer = new DocumentedErrors(http, null);
-            chain.doFilter(request, answer);
-            answer.finish();
+            // its message is wrong, and touches no session: refused as the SDK would (403 or 421),
+            // before anything else runs. Its body is never read.
+            http.setHeader("Connection", "close");
+            send(http, refused, refusal(refused));
             return;
         }
         String version = ((HttpServletRequest) request).getHeader("MCP-Protocol-Version");
@@ -185,7 +186,8 @@ final class McpTransportErrors implements Filter {
         }
     }
 
-    private boolean fromAllowedOriginAndHost(HttpServletRequest request) {
+    /** The SDK's status for a request from another Origin or Host (403, 421), or 0 when it is from this deployment. */
+    private int originOrHostRefusal(HttpServletRequest request) {
         Map<String, List<String>> headers = new HashMap<>();
         for (String name : List.of("Origin", "Host")) {
             List<String> values = Collections.list(request.getHeaders(name));
@@ -195,9 +197,9 @@ final class McpTransportErrors implements Filter {
         }
         try {
             originAndHost.validateHeaders(headers);
-            return true;
+            return 0;
         } catch (ServerTransportSecurityException refused) {
-            return false;
+            return refused.getStatusCode() == 421 ? 421 : 403;
         }
     }
 

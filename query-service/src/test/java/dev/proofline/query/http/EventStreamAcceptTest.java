@@ -21,6 +21,8 @@ class EventStreamAcceptTest {
         assertTrue(accepts("text/event-stream"));
         assertTrue(accepts("TEXT/Event-Stream; charset=utf-8"));
         assertTrue(accepts("application/json, */*;q=0.1"));
+        assertTrue(accepts("text/event-stream;q=1.000"));
+        assertTrue(accepts("text/event-stream; q=0.001"));
         assertTrue(accepts("application/json", "text/event-stream"), "a second Accept line counts too");
     }
 
@@ -36,5 +38,10 @@ class EventStreamAcceptTest {
         assertFalse(accepts("text/event-stream;q=2"));
         assertFalse(accepts("text/event-stream;q=abc"));
         assertFalse(accepts("text/event-streamx"));
+        assertFalse(accepts("text/event-stream;q="), "an empty q is no q of 1");
+        assertFalse(accepts("text/event-stream;q=0x1p0"));
+        assertFalse(accepts("text/event-stream;q=1d"));
+        assertFalse(accepts("text/event-stream;q=0.0000"));
+        assertFalse(accepts("text/event-stream;Q=0, */*"));
     }
 }
