@@ -49,7 +49,10 @@ def canonicalize(value) -> str:
 
 def canonical_bytes(value) -> bytes:
     """The UTF-8 bytes of the canonical form: what Proofline hashes and signs."""
-    return canonicalize(value).encode("utf-8")
+    try:
+        return canonicalize(value).encode("utf-8")
+    except RecursionError:
+        raise ValueError("nested too deeply to put in canonical form") from None
 
 
 def format_number(number) -> str:
@@ -100,7 +103,12 @@ def loads(text):
     def no_constants(name):
         raise ValueError(f"{name} is not JSON")
 
-    return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constants)
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constants)
+    except RecursionError:
+        # json's decoder recurses once per level: an answer of 100,000 "[" is malformed JSON to
+        # the caller, not an interpreter error.
+        raise ValueError("JSON nested too deeply") from None
 
 
 def _string(text: str) -> str:

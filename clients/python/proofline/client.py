@@ -9,6 +9,7 @@ URL, and never in an exception or a repr.
 
 from __future__ import annotations
 
+import http.client
 import json
 import urllib.error
 import urllib.request
@@ -21,6 +22,21 @@ from .errors import ProoflineError, ReceiptVerificationError, error_from_respons
 from .receipts import VERIFY_CONTEXT, verify_receipt
 
 AGENT_CARD_PATH = "/.well-known/agent-card.json"
+# No answer of Proofline's comes near this (a receipt's lists are capped); a larger one is not read.
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
+
+
+def _read_capped(answer, http_response) -> bytes:
+    """The body, up to MAX_ANSWER_BYTES; ``http_response`` is the http.client response under it."""
+    payload = answer.read(MAX_ANSWER_BYTES + 1)
+    if len(payload) > MAX_ANSWER_BYTES:
+        raise ProoflineError("answer_too_large", f"the answer is larger than {MAX_ANSWER_BYTES} bytes",
+                             getattr(http_response, "status", None))
+    # A bounded read stops quietly where the connection ended; an unbounded one would have raised.
+    remaining = getattr(http_response, "length", None)
+    if remaining:
+        raise http.client.IncompleteRead(payload, remaining)
+    return payload
 
 
 @dataclass(frozen=True)
@@ -114,6 +130,15 @@ class ProoflineClient:
     def _call(self, method: str, path: str, body=None) -> dict:
         return self._send(method, self.base_url + path, body, authorize=True)
 
+    def _exchange(self, request):
+        """``(status, body, headers)`` of the answer; headers only for an error status."""
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return response.status, _read_capped(response, response), None
+        except urllib.error.HTTPError as answer:
+            with answer:
+                return answer.code, _read_capped(answer, answer.fp), answer.headers
+
     def _send(self, method: str, url: str, body, authorize: bool) -> dict:
         data = None if body is None else json.dumps(body, ensure_ascii=False, allow_nan=False).encode("utf-8")
         request = urllib.request.Request(url, data=data, method=method, headers={"Accept": "application/json"})
@@ -123,12 +148,13 @@ class ProoflineClient:
             # An unredirected header is not copied onto a redirect, which may lead to another host.
             request.add_unredirected_header("Authorization", "Bearer " + self._api_key)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                status, payload = response.status, response.read()
-        except urllib.error.HTTPError as answer:
-            with answer:
-                status, payload, headers = answer.code, answer.read(), answer.headers
-            raise error_from_response(status, payload, headers) from None
+            status, payload, error_headers = self._exchange(request)
+        except http.client.HTTPException as broken:
+            # An answer cut short or not HTTP at all (IncompleteRead, BadStatusLine, LineTooLong):
+            # the service could not be heard, as documented for an unreachable one.
+            raise ConnectionError(f"the answer broke off or is not HTTP ({type(broken).__name__})") from None
+        if error_headers is not None:
+            raise error_from_response(status, payload, error_headers)
         try:
             document = loads(payload)
         except ValueError:

@@ -84,12 +84,14 @@ def error_from_response(status: int, body: bytes, headers) -> ProoflineError:
     header mapping (case-insensitive ``get``)."""
     try:
         document = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         document = None
     if not isinstance(document, dict) or not isinstance(document.get("code"), str):
         return ProoflineError(f"http_{status}", "the answer is not an error document", status)
     retry_after = document.get("retry_after")
-    if retry_after is None and headers.get("Retry-After", "").isdigit():
+    header = headers.get("Retry-After", "")
+    # isascii: str.isdigit() is also true for "²", which int() refuses.
+    if retry_after is None and header.isascii() and header.isdigit():
         retry_after = int(headers["Retry-After"])
     cls = _BY_STATUS.get(status, ProoflineError)
     extra = {"requirements": _payment_requirements(headers)} if cls is PaymentRequiredError else {}
@@ -112,5 +114,5 @@ def _payment_requirements(headers):
         return None
     try:
         return json.loads(base64.b64decode(encoded, validate=True))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None

@@ -69,7 +69,7 @@ def verify_receipt(answer, keys, *, context=VERIFY_CONTEXT, request=None, backen
             raise ReceiptVerificationError("malformed_attestation", f"attestation.{field} is not a string")
     try:
         signature = base64.b64decode(attestation["signature"], validate=True)
-    except binascii.Error:
+    except ValueError:  # binascii.Error, and plain ValueError for text that is not ASCII
         signature = b""
     if len(signature) != 64:
         raise ReceiptVerificationError("malformed_attestation", "attestation.signature is not base64 of 64 bytes")

@@ -60,7 +60,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Length", str(len(payload)))
+        if "Content-Length" not in headers:  # a route may declare more than it sends
+            self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
 
@@ -171,6 +172,35 @@ class ClientTest(unittest.TestCase):
             self.client.score("agent/1")
         self.assertEqual((caught.exception.code, caught.exception.status, caught.exception.document),
                          ("http_502", 502, None))
+
+    def test_a_retry_after_of_other_digits_is_ignored(self):
+        document = {"code": "broker_unavailable", "message": "Later.", "status": 503, "retryable": True}
+        self.serve("/verify/schema", _document(document, 503, {"Retry-After": "\u00b2"}))
+        with self.assertRaises(ProoflineError) as caught:
+            self.client.verify_output({"type": "object"}, {})
+        self.assertEqual((caught.exception.code, caught.exception.retry_after), ("broker_unavailable", None))
+
+    def test_an_answer_nested_past_the_parser_is_no_json_object(self):
+        self.serve("/score/deep", (200, b"[" * 100_000, {}))
+        with self.assertRaises(ProoflineError) as caught:
+            self.client.score("deep")
+        self.assertEqual(caught.exception.code, "http_200")
+        self.serve("/score/deep", (503, b"[" * 100_000, {}))
+        with self.assertRaises(ProoflineError) as caught:
+            self.client.score("deep")
+        self.assertEqual(caught.exception.code, "http_503")
+
+    def test_an_answer_cut_short_is_an_os_error(self):
+        self.serve("/score/short", (200, b"{}", {"Content-Length": "100"}))
+        with self.assertRaises(OSError):
+            self.client.score("short")
+
+    def test_an_answer_past_the_cap_is_not_read_whole(self):
+        from proofline.client import MAX_ANSWER_BYTES
+        self.serve("/score/huge", (200, b" " * (MAX_ANSWER_BYTES + 1), {}))
+        with self.assertRaises(ProoflineError) as caught:
+            self.client.score("huge")
+        self.assertEqual(caught.exception.code, "answer_too_large")
 
     def test_score_as_of_travels_as_a_query_parameter(self):
         self.serve("/score/seller-7?as_of=2026-11-30T12%3A00%3A00Z", _document({"decayed_score": 0.5}))

@@ -74,13 +74,19 @@ class ConformanceReceiptsTest(unittest.TestCase):
     def test_malformed_answers_name_their_problem(self):
         receipt = loads(conformance_text("receipts/invoice-final.compact.json"))
         without = {name: value for name, value in receipt.items() if name != "attestation"}
-        cases = {
-            "missing_attestation": without,
-            "malformed_attestation": dict(receipt, attestation=dict(receipt["attestation"], signature="AAAA")),
-            "unknown_key_version": dict(receipt, attestation=dict(receipt["attestation"], key_version="v9")),
-            "malformed_receipt": '{"a": 1, "a": 2}',
-        }
-        for code, answer in cases.items():
+        deep = {}
+        for _ in range(100_000):
+            deep = {"a": deep}
+        cases = [
+            ("missing_attestation", without),
+            ("malformed_attestation", dict(receipt, attestation=dict(receipt["attestation"], signature="AAAA"))),
+            ("malformed_attestation", dict(receipt, attestation=dict(receipt["attestation"], signature="\u00e9" * 88))),
+            ("unknown_key_version", dict(receipt, attestation=dict(receipt["attestation"], key_version="v9"))),
+            ("malformed_receipt", '{"a": 1, "a": 2}'),
+            ("malformed_receipt", "[" * 100_000),
+            ("malformed_receipt", dict(receipt, deep=deep)),
+        ]
+        for code, answer in cases:
             with self.subTest(code), self.assertRaises(ReceiptVerificationError) as caught:
                 verify_receipt(answer, self.keys)
             self.assertEqual(caught.exception.code, code)

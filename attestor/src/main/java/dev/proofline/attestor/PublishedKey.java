@@ -17,6 +17,12 @@ public record PublishedKey(String keyVersion, String algorithm, String publicKey
         if (raw.length != 32) {
             throw new IllegalArgumentException("an Ed25519 public key is 32 bytes, this one is " + raw.length);
         }
+        // 32 bytes are not yet a key: Bouncy Castle refuses a point off the curve only when it is used.
+        try {
+            new org.bouncycastle.crypto.params.Ed25519PublicKeyParameters(raw);
+        } catch (IllegalArgumentException notAPoint) {
+            throw new IllegalArgumentException("the public key is not a point of Ed25519");
+        }
     }
 
     public static PublishedKey ed25519(String keyVersion, byte[] raw) {

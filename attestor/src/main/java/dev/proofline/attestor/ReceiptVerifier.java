@@ -57,8 +57,13 @@ public final class ReceiptVerifier {
         } catch (CanonicalJsonException e) {
             return VerificationOutcome.invalid("the answer has no canonical form: " + e.getMessage());
         }
-        boolean ok = new Ed25519PublicKeyParameters(publicKey.get())
-                .verify(Ed25519.Algorithm.Ed25519, null, message, 0, message.length, signature, 0);
+        Ed25519PublicKeyParameters key;
+        try {
+            key = new Ed25519PublicKeyParameters(publicKey.get());
+        } catch (IllegalArgumentException notAPoint) {
+            return VerificationOutcome.invalid("the published key " + keyVersion + " is not an Ed25519 public key");
+        }
+        boolean ok = key.verify(Ed25519.Algorithm.Ed25519, null, message, 0, message.length, signature, 0);
         return ok
                 ? VerificationOutcome.VALID
                 : VerificationOutcome.invalid("signature does not match the "

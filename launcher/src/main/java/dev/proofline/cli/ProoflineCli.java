@@ -139,6 +139,10 @@ public final class ProoflineCli {
         } catch (IOException e) {
             err.println("proofline " + args.get(0) + ": " + e.getMessage());
             return 2;
+        } catch (dev.proofline.client.ProoflineException e) {
+            // The service, or its agent-card, refused or could not be reached: said, not a stack trace.
+            err.println("proofline " + args.get(0) + ": " + e.getMessage());
+            return 2;
         } catch (Exception e) {
             err.println("proofline " + args.get(0) + ": unexpected " + e);
             return 1;

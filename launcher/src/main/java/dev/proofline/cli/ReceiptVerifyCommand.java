@@ -53,7 +53,7 @@ final class ReceiptVerifyCommand implements Command {
             context = AttestationContext.parse(args.option("context", "verify"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | dev.proofline.client.ProoflineException e) {
             err.println("proofline receipt-verify: " + e.getMessage()); // the agent-card could not be read
             return 2;
         }

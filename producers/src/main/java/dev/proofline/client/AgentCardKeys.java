@@ -3,7 +3,6 @@ package dev.proofline.client;
 import dev.proofline.attestor.PublishedKey;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.attestor.TrustedKeys;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,18 +11,27 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The public keys a Proofline deployment publishes in its agent-card, every version it ever signed
- * with. Fetched once and cached; fetched again when a receipt names a key version not seen yet
- * (the service rotated), never more often than that.
+ * with. Fetched once and cached; fetched again when a receipt names a key version the card did not
+ * list (the service rotated), at most once a second: a stream of receipts naming versions nobody
+ * published cannot turn each receipt into a fetch, and a receipt signed right after a rotation
+ * still finds its key.
  */
 public final class AgentCardKeys {
     private final URI agentCard;
+    private static final Duration FETCH_TIMEOUT = Duration.ofSeconds(15);
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final long REFETCH_NANOS = 1_000_000_000L;
+
     private volatile List<PublishedKey> keys;
+    private volatile long fetchedAt;
 
     public AgentCardKeys(URI agentCard) {
         this.agentCard = agentCard;
@@ -47,9 +55,16 @@ public final class AgentCardKeys {
     /** Keys that include {@code keyVersion} if the service published it. */
     public TrustedKeys forVersion(String keyVersion) {
         List<PublishedKey> known = keys;
-        if (known == null || known.stream().noneMatch(k -> k.keyVersion().equals(keyVersion))) {
-            known = fetch();
-            keys = known;
+        if (known == null
+                || (known.stream().noneMatch(k -> k.keyVersion().equals(keyVersion))
+                        && System.nanoTime() - fetchedAt >= REFETCH_NANOS)) {
+            synchronized (this) {
+                if (known == keys) { // not refetched by another thread meanwhile
+                    keys = fetch();
+                    fetchedAt = System.nanoTime();
+                }
+                known = keys;
+            }
         }
         return TrustedKeys.of(known);
     }
@@ -88,22 +103,44 @@ public final class AgentCardKeys {
         return List.copyOf(found);
     }
 
+    /** The card, read whole within {@code FETCH_TIMEOUT} (headers and body) and up to the body cap. */
     private JsonNode card() {
+        HttpResponse<String> response;
         try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(agentCard)
-                            .timeout(Duration.ofSeconds(10))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("agent-card " + agentCard + " answered " + response.statusCode());
+            response = http.sendAsync(
+                            HttpRequest.newBuilder(agentCard)
+                                    .timeout(FETCH_TIMEOUT)
+                                    .build(),
+                            BoundedBody.handler())
+                    .get(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof ProoflineException tooLarge) {
+                throw tooLarge;
             }
-            return StrictJson.parse(response.body());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot fetch the agent-card " + agentCard + ": " + e.getMessage(), e);
+            throw unavailable(0, "cannot be fetched (" + cause.getClass().getSimpleName() + ")", cause);
+        } catch (TimeoutException e) {
+            throw unavailable(0, "was not read within " + FETCH_TIMEOUT.toSeconds() + " s", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted fetching the agent-card", e);
+            throw unavailable(0, "was not fetched: interrupted", e);
         }
+        if (response.statusCode() != 200) {
+            throw unavailable(response.statusCode(), "answered " + response.statusCode(), null);
+        }
+        try {
+            return StrictJson.parse(response.body());
+        } catch (RuntimeException notJson) {
+            throw unavailable(200, "is not JSON", notJson);
+        }
+    }
+
+    private ProoflineException unavailable(int status, String what, Throwable cause) {
+        ProoflineException e = new ProoflineException(
+                "agent_card_unavailable", status, true, "the agent-card " + agentCard + " " + what, null);
+        if (cause != null) {
+            e.initCause(cause);
+        }
+        return e;
     }
 }

@@ -11,7 +11,6 @@ import dev.proofline.schemas.avro.Receipt;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,6 +19,7 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -47,6 +47,7 @@ import tools.jackson.databind.JsonNode;
  * genuine receipt whose hashes are not those of the request sent).
  */
 public final class ProoflineClient implements AutoCloseable {
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     private final String baseUrl;
     private final String apiKey;
     private final ReceiptChecker checker;
@@ -55,9 +56,11 @@ public final class ProoflineClient implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final CorrelatedReplies replies;
     private final AvroSerde<Receipt> receipts;
+    private final Duration timeout;
 
     private ProoflineClient(Builder builder) {
         this.baseUrl = builder.baseUrl;
+        this.timeout = builder.timeout;
         this.apiKey = builder.apiKey;
         this.checker = new ReceiptChecker(AgentCardKeys.of(baseUrl));
         this.http =
@@ -125,18 +128,56 @@ public final class ProoflineClient implements AutoCloseable {
 
     private CompletableFuture<VerifiedReceipt> verifyOverRest(byte[] body) {
         HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
+                .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (apiKey != null) {
             post.header("Authorization", "Bearer " + apiKey); // never in the URL, where logs keep it
         }
         HttpRequest request = post.build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString()).thenApply(response -> {
-            if (response.statusCode() != 200) {
-                throw refused(response.body(), response.statusCode());
+        return unreachableAsProofline(http.sendAsync(request, BoundedBody.handler())
+                .thenApply(response -> {
+                    if (response.statusCode() != 200) {
+                        throw refused(response.body(), response.statusCode());
+                    }
+                    return checker.check(response.body(), body);
+                }));
+    }
+
+    /**
+     * Every failure as the class promises: {@link ProoflineException} or {@link InvalidReceiptException}.
+     * The network's own ({@code ConnectException}, a timeout) become {@code unreachable} or
+     * {@code timeout}, both retryable; the original is the cause.
+     */
+    private static <T> CompletableFuture<T> unreachableAsProofline(CompletableFuture<T> answer) {
+        CompletableFuture<T> promised = new CompletableFuture<>();
+        answer.whenComplete((value, error) -> {
+            if (error == null) {
+                promised.complete(value);
+                return;
             }
-            return checker.check(response.body(), body);
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                    ? error.getCause()
+                    : error;
+            if (cause instanceof ProoflineException || cause instanceof InvalidReceiptException) {
+                promised.completeExceptionally(cause);
+                return;
+            }
+            boolean timedOut = cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof java.net.http.HttpTimeoutException;
+            ProoflineException failure = new ProoflineException(
+                    timedOut ? "timeout" : "unreachable",
+                    0,
+                    true,
+                    timedOut
+                            ? "no answer within the client's timeout"
+                            : "the service could not be reached ("
+                                    + cause.getClass().getSimpleName() + ")",
+                    null);
+            failure.initCause(cause);
+            promised.completeExceptionally(failure);
         });
+        return promised;
     }
 
     private CompletableFuture<VerifiedReceipt> verifyOverKafka(byte[] body) {
@@ -150,7 +191,9 @@ public final class ProoflineClient implements AutoCloseable {
                 reply.completeExceptionally(error);
             }
         });
-        return reply.thenApply(answer -> verified(answer, body)).whenComplete((r, e) -> replies.forget(correlationId));
+        return unreachableAsProofline(reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .thenApply(answer -> verified(answer, body))
+                .whenComplete((r, e) -> replies.forget(correlationId)));
     }
 
     /** The record key: the request's agent id, so an agent's requests stay in order. */
@@ -208,8 +251,21 @@ public final class ProoflineClient implements AutoCloseable {
         private Topics topics = Topics.defaults();
         private String registryUrl;
         private String apiKey;
+        private Duration timeout = DEFAULT_TIMEOUT;
 
         private Builder() {}
+
+        /**
+         * How long {@link ProoflineClient#verify} waits for a receipt before failing with
+         * {@code timeout} (default 60 s, longer than the service's own wait for a receipt).
+         */
+        public Builder timeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("the timeout must be positive");
+            }
+            this.timeout = timeout;
+            return this;
+        }
 
         /**
          * The caller key the operator issued ({@code proofline caller add}): REST verifications are

@@ -4,7 +4,9 @@ import dev.proofline.attestor.AttestationContext;
 import dev.proofline.attestor.CanonicalJsonException;
 import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.attestor.TrustedKeys;
 import dev.proofline.attestor.VerificationOutcome;
+import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,9 +36,17 @@ final class ReceiptChecker {
         } catch (CanonicalJsonException e) {
             throw new InvalidReceiptException("not JSON: " + e.getMessage(), signedJson);
         }
-        String keyVersion = receipt.path("attestation").path("key_version").asString("");
-        VerificationOutcome outcome =
-                new ReceiptVerifier(keys.forVersion(keyVersion)).verifySignature(receipt, AttestationContext.VERIFY);
+        JsonNode keyVersion = receipt.path("attestation").path("key_version");
+        if (!keyVersion.isString()) {
+            // No key to look up, so no reason to fetch the card: the signature check says what is missing.
+            throw new InvalidReceiptException(
+                    new ReceiptVerifier(TrustedKeys.of(List.of()))
+                            .verifySignature(receipt, AttestationContext.VERIFY)
+                            .reason(),
+                    signedJson);
+        }
+        VerificationOutcome outcome = new ReceiptVerifier(keys.forVersion(keyVersion.asString()))
+                .verifySignature(receipt, AttestationContext.VERIFY);
         if (outcome.valid() && request != null) {
             outcome = aboutTheRequest(receipt, request);
         }

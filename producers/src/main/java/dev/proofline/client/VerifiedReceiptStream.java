@@ -74,11 +74,20 @@ public final class VerifiedReceiptStream implements AutoCloseable {
                     record.correlationId());
             return;
         }
+        VerifiedReceipt verified;
         try {
-            listener.onReceipt(checker.check(signedJson), record.correlationId());
+            verified = checker.check(signedJson);
         } catch (InvalidReceiptException e) {
             listener.onInvalid(e, record.correlationId());
+            return;
+        } catch (RuntimeException e) {
+            // The keys could not be read (the agent-card unreachable): not shown as valid, not dropped.
+            listener.onInvalid(
+                    new InvalidReceiptException("could not be checked: " + e.getMessage(), signedJson),
+                    record.correlationId());
+            return;
         }
+        listener.onReceipt(verified, record.correlationId());
     }
 
     @Override

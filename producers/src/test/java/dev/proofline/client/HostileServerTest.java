@@ -1,0 +1,180 @@
+package dev.proofline.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.proofline.attestor.AttestationContext;
+import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.KeyRing;
+import dev.proofline.attestor.SigningKey;
+import dev.proofline.attestor.StrictJson;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The client against a server that misbehaves: every failure is one of the two documented
+ * exceptions, nothing is read without bound, and nothing waits forever.
+ */
+class HostileServerTest {
+    private static final String REQUEST =
+            "{\"task_id\":\"t\",\"expected_schema\":{\"type\":\"object\"},\"submitted_output\":{}}";
+    private final KeyRing ring = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
+    private final List<String> cardFetches = new CopyOnWriteArrayList<>();
+    private volatile int cardStatus = 200;
+    private HttpServer server;
+
+    @BeforeEach
+    void serve() throws Exception {
+        String offCurve = Base64.getEncoder().encodeToString(filled((byte) 0xFF)); // y >= p: no point
+        String card =
+                "{\"capabilities\":{\"extensions\":[{\"uri\":\"urn:json-schema-verifier:extension:attestation:v1\","
+                        + "\"params\":{\"publicKeys\":["
+                        + "{\"keyVersion\":\"off-curve\",\"algorithm\":\"Ed25519\",\"publicKey\":\"" + offCurve + "\"},"
+                        + "{\"keyVersion\":\"v1-test\",\"algorithm\":\"Ed25519\",\"publicKey\":\""
+                        + ring.publishedKeys().get(0).publicKey() + "\"}]}}]}}";
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/.well-known/agent-card.json", exchange -> {
+            cardFetches.add(exchange.getRequestURI().getPath());
+            byte[] body = card.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(cardStatus, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.createContext("/huge/verify/schema", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(200, 0); // chunked, without end
+            try (OutputStream out = exchange.getResponseBody()) {
+                byte[] spaces = new byte[1 << 20];
+                java.util.Arrays.fill(spaces, (byte) ' ');
+                for (int i = 0; i < 64; i++) {
+                    out.write(spaces);
+                }
+            } catch (java.io.IOException cancelled) {
+                // the client stopped reading: what is tested
+            }
+        });
+        server.createContext("/silent/verify/schema", exchange -> {
+            try {
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        server.start();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private static byte[] filled(byte b) {
+        byte[] bytes = new byte[32];
+        java.util.Arrays.fill(bytes, b);
+        return bytes;
+    }
+
+    private String base() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    private String receipt(String keyVersion) {
+        ObjectNode answer = (ObjectNode) StrictJson.parse("{\"result\":\"pass\",\"task_id\":\"t\"}");
+        ObjectNode signed = new Attestor(ring).attest(answer, AttestationContext.VERIFY, "2026-12-02T00:00:00Z");
+        ((ObjectNode) signed.get("attestation")).put("key_version", keyVersion);
+        return signed.toString();
+    }
+
+    private static ProoflineException failure(java.util.concurrent.CompletableFuture<?> answer) throws Exception {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> answer.get(30, TimeUnit.SECONDS));
+        return assertInstanceOf(ProoflineException.class, e.getCause(), String.valueOf(e.getCause()));
+    }
+
+    @Test
+    void aPublishedKeyOffTheCurveIsSkippedNotThrown() {
+        try (ProoflineClient client = ProoflineClient.overRest(base())) {
+            assertTrue(client.verifyOffline(receipt("v1-test")).passed());
+            InvalidReceiptException refused =
+                    assertThrows(InvalidReceiptException.class, () -> client.verifyOffline(receipt("off-curve")));
+            assertTrue(refused.getMessage().contains("off-curve"), refused.getMessage());
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void versionsNobodyPublishedDoNotFetchTheCardForEachReceipt() throws Exception {
+        try (ProoflineClient client = ProoflineClient.overRest(base())) {
+            client.verifyOffline(receipt("v1-test"));
+            for (int i = 0; i < 50; i++) {
+                String version = "made-up-" + i;
+                assertThrows(InvalidReceiptException.class, () -> client.verifyOffline(receipt(version)));
+            }
+            String noAttestation = "{\"result\":\"pass\"}";
+            assertThrows(InvalidReceiptException.class, () -> client.verifyOffline(noAttestation));
+            assertTrue(cardFetches.size() <= 3, "at most one fetch a second: " + cardFetches.size());
+        }
+    }
+
+    @Test
+    void anAgentCardThatCannotBeReadIsAProoflineException() throws Exception {
+        cardStatus = 500;
+        try (ProoflineClient client = ProoflineClient.overRest(base())) {
+            ProoflineException e =
+                    assertThrows(ProoflineException.class, () -> client.verifyOffline(receipt("v1-test")));
+            assertEquals("agent_card_unavailable", e.code());
+            assertEquals(500, e.status());
+        }
+    }
+
+    @Test
+    void anAnswerPastTheCapIsNotReadWhole() throws Exception {
+        try (ProoflineClient client = ProoflineClient.overRest(base() + "/huge")) {
+            assertEquals("answer_too_large", failure(client.verify(REQUEST)).code());
+        }
+    }
+
+    @Test
+    void aServerThatNeverAnswersTimesOut() throws Exception {
+        try (ProoflineClient client = ProoflineClient.builder()
+                .baseUrl(base() + "/silent")
+                .timeout(Duration.ofMillis(500))
+                .build()) {
+            ProoflineException e = failure(client.verify(REQUEST));
+            assertEquals("timeout", e.code());
+            assertTrue(e.retryable());
+        }
+    }
+
+    @Test
+    void anUnreachableServiceIsAProoflineException() throws Exception {
+        int closed;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        try (ProoflineClient client = ProoflineClient.overRest("http://127.0.0.1:" + closed)) {
+            ProoflineException e = failure(client.verify(REQUEST));
+            assertEquals("unreachable", e.code());
+            assertTrue(e.retryable());
+        }
+    }
+}
