@@ -195,6 +195,11 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(OSError):
             self.client.score("short")
 
+    def test_a_url_that_cannot_be_used_is_not_a_broken_answer(self):
+        with self.assertRaises(Exception) as caught:
+            ProoflineClient("http://127.0.0.1:notaport").score("a")
+        self.assertNotIsInstance(caught.exception, OSError)
+
     def test_an_answer_past_the_cap_is_not_read_whole(self):
         from proofline.client import MAX_ANSWER_BYTES
         self.serve("/score/huge", (200, b" " * (MAX_ANSWER_BYTES + 1), {}))

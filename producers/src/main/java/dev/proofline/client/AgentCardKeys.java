@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -30,8 +31,11 @@ public final class AgentCardKeys {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final long REFETCH_NANOS = 1_000_000_000L;
 
+    /** The card's keys as last read; null until a read succeeds. */
     private volatile List<PublishedKey> keys;
-    private volatile long fetchedAt;
+    // When the card was last asked for (guarded by this).
+    private boolean attempted;
+    private long attemptedAt;
 
     public AgentCardKeys(URI agentCard) {
         this.agentCard = agentCard;
@@ -52,21 +56,33 @@ public final class AgentCardKeys {
         return new AgentCardKeys(URI.create(url.replaceAll("/+$", "") + "/.well-known/agent-card.json"));
     }
 
-    /** Keys that include {@code keyVersion} if the service published it. */
+    /**
+     * Keys that include {@code keyVersion} if the service published it. The card is read again for
+     * a version it did not list, one read at a time and at most once a second, whether the last
+     * read succeeded or not: a card that is down is not asked once per receipt.
+     */
     public TrustedKeys forVersion(String keyVersion) {
         List<PublishedKey> known = keys;
-        if (known == null
-                || (known.stream().noneMatch(k -> k.keyVersion().equals(keyVersion))
-                        && System.nanoTime() - fetchedAt >= REFETCH_NANOS)) {
-            synchronized (this) {
-                if (known == keys) { // not refetched by another thread meanwhile
-                    keys = fetch();
-                    fetchedAt = System.nanoTime();
-                }
-                known = keys;
+        if (lists(known, keyVersion)) {
+            return TrustedKeys.of(known);
+        }
+        synchronized (this) {
+            known = keys;
+            if (!lists(known, keyVersion) && (!attempted || System.nanoTime() - attemptedAt >= REFETCH_NANOS)) {
+                attempted = true;
+                attemptedAt = System.nanoTime(); // before the read: a failed read counts too
+                known = fetch();
+                keys = known;
             }
         }
+        if (known == null) {
+            throw unavailable(0, "could not be read less than a second ago", null);
+        }
         return TrustedKeys.of(known);
+    }
+
+    private static boolean lists(List<PublishedKey> known, String keyVersion) {
+        return known != null && known.stream().anyMatch(k -> k.keyVersion().equals(keyVersion));
     }
 
     /**
@@ -106,13 +122,10 @@ public final class AgentCardKeys {
     /** The card, read whole within {@code FETCH_TIMEOUT} (headers and body) and up to the body cap. */
     private JsonNode card() {
         HttpResponse<String> response;
+        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(
+                HttpRequest.newBuilder(agentCard).timeout(FETCH_TIMEOUT).build(), BoundedBody.handler());
         try {
-            response = http.sendAsync(
-                            HttpRequest.newBuilder(agentCard)
-                                    .timeout(FETCH_TIMEOUT)
-                                    .build(),
-                            BoundedBody.handler())
-                    .get(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            response = exchange.get(FETCH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             if (cause instanceof ProoflineException tooLarge) {
@@ -120,8 +133,10 @@ public final class AgentCardKeys {
             }
             throw unavailable(0, "cannot be fetched (" + cause.getClass().getSimpleName() + ")", cause);
         } catch (TimeoutException e) {
+            exchange.cancel(true); // the exchange is aborted, not left reading in the background
             throw unavailable(0, "was not read within " + FETCH_TIMEOUT.toSeconds() + " s", e);
         } catch (InterruptedException e) {
+            exchange.cancel(true);
             Thread.currentThread().interrupt();
             throw unavailable(0, "was not fetched: interrupted", e);
         }

@@ -44,12 +44,16 @@ final class BoundedBody implements HttpResponse.BodySubscriber<String> {
 
     @Override
     public void onNext(List<ByteBuffer> buffers) {
+        if (body.isDone()) {
+            return; // refused already; buffers still in flight are dropped
+        }
         for (ByteBuffer buffer : buffers) {
             int more = buffer.remaining();
             if (more > MAX_BYTES - size) {
-                subscription.cancel();
+                // Completed before cancelling: a cancelled stream may fail the body with its own error.
                 body.completeExceptionally(new ProoflineException(
                         "answer_too_large", status, false, "the answer is larger than " + MAX_BYTES + " bytes", null));
+                subscription.cancel();
                 return;
             }
             if (size + more > bytes.length) {

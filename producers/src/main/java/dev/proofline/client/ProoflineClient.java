@@ -135,13 +135,15 @@ public final class ProoflineClient implements AutoCloseable {
             post.header("Authorization", "Bearer " + apiKey); // never in the URL, where logs keep it
         }
         HttpRequest request = post.build();
+        // The request's own timeout stops at the headers; orTimeout bounds the body and the check too.
         return unreachableAsProofline(http.sendAsync(request, BoundedBody.handler())
                 .thenApply(response -> {
                     if (response.statusCode() != 200) {
                         throw refused(response.body(), response.statusCode());
                     }
                     return checker.check(response.body(), body);
-                }));
+                })
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
     }
 
     /**

@@ -71,6 +71,20 @@ class HostileServerTest {
                 // the client stopped reading: what is tested
             }
         });
+        server.createContext("/trickle/verify/schema", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(200, 0); // the headers, one byte, then nothing
+            try {
+                exchange.getResponseBody().write('{');
+                exchange.getResponseBody().flush();
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.io.IOException gone) {
+                // the client gave up: what is tested
+            }
+            exchange.close();
+        });
         server.createContext("/silent/verify/schema", exchange -> {
             try {
                 Thread.sleep(10_000);
@@ -162,6 +176,29 @@ class HostileServerTest {
             ProoflineException e = failure(client.verify(REQUEST));
             assertEquals("timeout", e.code());
             assertTrue(e.retryable());
+        }
+    }
+
+    @Test
+    void aBodyThatStopsArrivingTimesOut() throws Exception {
+        try (ProoflineClient client = ProoflineClient.builder()
+                .baseUrl(base() + "/trickle")
+                .timeout(Duration.ofMillis(500))
+                .build()) {
+            assertEquals("timeout", failure(client.verify(REQUEST)).code());
+        }
+    }
+
+    @Test
+    void aCardThatIsDownIsAskedAtMostOnceASecond() throws Exception {
+        cardStatus = 500;
+        try (ProoflineClient client = ProoflineClient.overRest(base())) {
+            for (int i = 0; i < 20; i++) {
+                ProoflineException e =
+                        assertThrows(ProoflineException.class, () -> client.verifyOffline(receipt("v1-test")));
+                assertEquals("agent_card_unavailable", e.code());
+            }
+            assertTrue(cardFetches.size() <= 3, "at most one read a second: " + cardFetches.size());
         }
     }
 
