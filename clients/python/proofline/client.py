@@ -149,7 +149,9 @@ class ProoflineClient:
             request.add_unredirected_header("Authorization", "Bearer " + self._api_key)
         try:
             status, payload, error_headers = self._exchange(request)
-        except (http.client.IncompleteRead, http.client.BadStatusLine, http.client.LineTooLong) as broken:
+        except http.client.InvalidURL:
+            raise  # the caller's URL, not the answer
+        except http.client.HTTPException as broken:
             # An answer cut short or not HTTP at all (IncompleteRead, BadStatusLine, LineTooLong):
             # the service could not be heard, as documented for an unreachable one.
             raise ConnectionError(f"the answer broke off or is not HTTP ({type(broken).__name__})") from None

@@ -70,9 +70,14 @@ public final class AgentCardKeys {
             known = keys;
             if (!lists(known, keyVersion) && (!attempted || System.nanoTime() - attemptedAt >= REFETCH_NANOS)) {
                 attempted = true;
-                attemptedAt = System.nanoTime(); // before the read: a failed read counts too
-                known = fetch();
-                keys = known;
+                try {
+                    known = fetch();
+                    keys = known;
+                } finally {
+                    // After the read, failed or not: a slow read of a card that is down (up to
+                    // 15 s) must not let every waiting thread read it again in turn.
+                    attemptedAt = System.nanoTime();
+                }
             }
         }
         if (known == null) {

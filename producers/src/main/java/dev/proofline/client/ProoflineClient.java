@@ -11,6 +11,7 @@ import dev.proofline.schemas.avro.Receipt;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -135,15 +136,21 @@ public final class ProoflineClient implements AutoCloseable {
             post.header("Authorization", "Bearer " + apiKey); // never in the URL, where logs keep it
         }
         HttpRequest request = post.build();
+        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(request, BoundedBody.handler());
         // The request's own timeout stops at the headers; orTimeout bounds the body and the check too.
-        return unreachableAsProofline(http.sendAsync(request, BoundedBody.handler())
-                .thenApply(response -> {
+        CompletableFuture<VerifiedReceipt> answer = exchange.thenApply(response -> {
                     if (response.statusCode() != 200) {
                         throw refused(response.body(), response.statusCode());
                     }
                     return checker.check(response.body(), body);
                 })
-                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        answer.whenComplete((receipt, failed) -> {
+            if (failed != null) {
+                exchange.cancel(true); // a timed-out exchange stops reading, and frees its connection
+            }
+        });
+        return unreachableAsProofline(answer);
     }
 
     /**

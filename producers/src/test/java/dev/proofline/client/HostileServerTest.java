@@ -38,6 +38,7 @@ class HostileServerTest {
     private final KeyRing ring = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
     private final List<String> cardFetches = new CopyOnWriteArrayList<>();
     private volatile int cardStatus = 200;
+    private final java.util.concurrent.ExecutorService handlers = Executors.newCachedThreadPool();
     private HttpServer server;
 
     @BeforeEach
@@ -50,7 +51,7 @@ class HostileServerTest {
                         + "{\"keyVersion\":\"v1-test\",\"algorithm\":\"Ed25519\",\"publicKey\":\""
                         + ring.publishedKeys().get(0).publicKey() + "\"}]}}]}}";
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(Executors.newCachedThreadPool());
+        server.setExecutor(handlers);
         server.createContext("/.well-known/agent-card.json", exchange -> {
             cardFetches.add(exchange.getRequestURI().getPath());
             byte[] body = card.getBytes(StandardCharsets.UTF_8);
@@ -99,6 +100,7 @@ class HostileServerTest {
     @AfterEach
     void stop() {
         server.stop(0);
+        handlers.shutdownNow(); // handlers still sleeping for a client that gave up
     }
 
     private static byte[] filled(byte b) {
