@@ -195,6 +195,25 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(OSError):
             self.client.score("short")
 
+    def test_an_answer_that_is_not_http_1_is_an_os_error(self):
+        import socket
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+
+        def answer_once():
+            connection, _ = listener.accept()
+            with connection:
+                connection.recv(65536)
+                connection.sendall(b"HTTP/2.0 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+
+        threading.Thread(target=answer_once, daemon=True).start()
+        try:
+            with self.assertRaises(OSError):
+                ProoflineClient(f"http://127.0.0.1:{listener.getsockname()[1]}", timeout=5).score("a")
+        finally:
+            listener.close()
+
     def test_a_url_that_cannot_be_used_is_not_a_broken_answer(self):
         with self.assertRaises(Exception) as caught:
             ProoflineClient("http://127.0.0.1:notaport").score("a")

@@ -59,6 +59,16 @@ class HostileServerTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        server.createContext("/slow-down/.well-known/agent-card.json", exchange -> {
+            cardFetches.add(exchange.getRequestURI().getPath());
+            try {
+                Thread.sleep(1_500); // a card that is down, and slow to say so
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
         server.createContext("/huge/verify/schema", exchange -> {
             exchange.getRequestBody().readAllBytes();
             exchange.sendResponseHeaders(200, 0); // chunked, without end
@@ -202,6 +212,32 @@ class HostileServerTest {
             }
             assertTrue(cardFetches.size() <= 3, "at most one read a second: " + cardFetches.size());
         }
+    }
+
+    @Test
+    void threadsWaitingOnASlowCardThatIsDownDoNotEachReadItAgain() throws Exception {
+        AgentCardKeys keys = AgentCardKeys.of(base() + "/slow-down");
+        List<Thread> askers = new java.util.ArrayList<>();
+        List<String> outcomes = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Thread asker = new Thread(() -> {
+                try {
+                    keys.forVersion("v1-test");
+                    outcomes.add("keys");
+                } catch (ProoflineException e) {
+                    outcomes.add(e.code());
+                }
+            });
+            askers.add(asker);
+            asker.start();
+        }
+        for (Thread asker : askers) {
+            asker.join(60_000);
+        }
+        assertEquals(
+                List.of("agent_card_unavailable"), outcomes.stream().distinct().toList());
+        assertEquals(4, outcomes.size());
+        assertTrue(cardFetches.size() <= 2, "one slow read for all four, not one each: " + cardFetches);
     }
 
     @Test
