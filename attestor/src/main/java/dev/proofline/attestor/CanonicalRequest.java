@@ -49,7 +49,7 @@ public final class CanonicalRequest {
      * The canonical form of {@link #of}, assembled around the already-canonical schema and output so
      * neither is walked twice. The eight keys are fixed, so their RFC 8785 order is too.
      */
-    static CanonicalWriter canonical(JsonNode request, CanonicalWriter schema, CanonicalWriter output) {
+    static CanonicalWriter canonical(JsonNode request, CanonicalForm schema, CanonicalWriter output) {
         return new CanonicalWriter(schema.size() + output.size() + 512)
                 .ascii("{\"agent_id\":")
                 .value(RequestHashes.orNull(request.get("agent_id")))

@@ -125,10 +125,25 @@ public final class CanonicalWriter {
 
     /** Appends bytes already in canonical form: what another writer wrote. */
     public CanonicalWriter canonical(CanonicalWriter other) {
-        ensure(other.size);
-        System.arraycopy(other.buffer, 0, buffer, size, other.size);
-        size += other.size;
+        return canonical(other.buffer, other.size);
+    }
+
+    /** Appends a canonical form kept from earlier. */
+    public CanonicalWriter canonical(CanonicalForm form) {
+        form.appendTo(this);
         return this;
+    }
+
+    CanonicalWriter canonical(byte[] form, int length) {
+        ensure(length);
+        System.arraycopy(form, 0, buffer, size, length);
+        size += length;
+        return this;
+    }
+
+    /** The buffer itself, for a {@link CanonicalForm} that takes it over. */
+    byte[] buffer() {
+        return buffer;
     }
 
     public byte[] toByteArray() {

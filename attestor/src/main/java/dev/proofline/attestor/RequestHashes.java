@@ -27,14 +27,29 @@ public record RequestHashes(String outputHash, String schemaHash, String rulesHa
      * its sorted keys with their values' forms), so the canonical request is assembled from them.
      */
     public static RequestHashes of(JsonNode request) {
+        return hash(request, null).hashes();
+    }
+
+    /** The hashes, and the canonical form of {@code expected_schema} they were taken over. */
+    public record Hashed(RequestHashes hashes, CanonicalForm schema) {}
+
+    /**
+     * As {@link #of}, reusing the canonical form of a schema seen before ({@code null}: work it out):
+     * RFC 8785 is a function of the value, so the same schema has the same form and hash. The form
+     * is returned either way, for the caller to keep.
+     */
+    public static Hashed hash(JsonNode request, CanonicalForm knownSchema) {
         CanonicalWriter output = canonical(request.path("submitted_output"), "submitted_output", 1024);
-        CanonicalWriter schema = canonical(request.path("expected_schema"), "expected_schema", 1024);
+        CanonicalForm schema = knownSchema != null
+                ? knownSchema
+                : CanonicalForm.takenFrom(canonical(request.path("expected_schema"), "expected_schema", 1024));
         CanonicalWriter rules = canonical(rulesDocument(request), "rules", 256);
         canonical(request.path("task_id"), "task_id", 64); // name the field if an id has no canonical form
         canonical(request.path("agent_id"), "agent_id", 64);
         CanonicalWriter canonicalRequest = CanonicalRequest.canonical(request, schema, output);
-        return new RequestHashes(
+        RequestHashes hashes = new RequestHashes(
                 output.sha256Hex(), schema.sha256Hex(), rules.sha256Hex(), canonicalRequest.sha256Hex());
+        return new Hashed(hashes, schema);
     }
 
     private static CanonicalWriter canonical(JsonNode value, String field, int expectedSize) {

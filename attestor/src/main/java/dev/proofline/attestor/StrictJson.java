@@ -78,7 +78,7 @@ public final class StrictJson {
      * parsed from its bytes, which skips decoding it to a string and Jackson's copying of that string
      * (about a third of parsing a small request); anything else is decoded strictly first.
      */
-    private static boolean isPlainAscii(byte[] json) {
+    public static boolean isPlainAscii(byte[] json) {
         for (byte b : json) {
             if (b <= 0) {
                 return false;

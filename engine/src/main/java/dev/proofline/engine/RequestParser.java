@@ -3,7 +3,6 @@ package dev.proofline.engine;
 import dev.proofline.attestor.CanonicalJsonException;
 import dev.proofline.attestor.CanonicalRequest;
 import dev.proofline.attestor.RequestHashes;
-import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.AgentIds;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
@@ -42,6 +41,7 @@ public final class RequestParser {
 
     private final SchemaCompiler schemas;
     private final int maxRequestBytes;
+    private final RepeatedSchemas repeatedSchemas = new RepeatedSchemas();
 
     public RequestParser(SchemaCompiler schemas, int maxRequestBytes) {
         this.schemas = schemas;
@@ -61,19 +61,29 @@ public final class RequestParser {
         if (body.length > maxRequestBytes) {
             return new ParseOutcome.Invalid(ErrorDocument.payloadTooLarge(body.length, maxRequestBytes));
         }
-        JsonNode request;
+        RepeatedSchemas.Read read;
         try {
-            request = StrictJson.parse(body);
+            read = repeatedSchemas.read(body);
         } catch (CanonicalJsonException e) {
             return invalid(List.of(new FieldProblem(
                     "body",
                     "is " + e.getMessage(),
                     "Send one JSON object, encoded as UTF-8, with no duplicate keys.")));
         }
-        return parse(request);
+        return parse(read.request(), read.known(), read.unseen());
     }
 
     public ParseOutcome parse(JsonNode request) {
+        return parse(request, null, null);
+    }
+
+    /** How many requests reused the schema of an earlier one ({@link RepeatedSchemas}), since start. */
+    public long schemasReused() {
+        return repeatedSchemas.reused();
+    }
+
+    private ParseOutcome parse(
+            JsonNode request, RepeatedSchemas.Known knownSchema, RepeatedSchemas.SchemaBytes unseenSchema) {
         if (!request.isObject()) {
             return invalid(List.of(new FieldProblem(
                     "body",
@@ -112,9 +122,10 @@ public final class RequestParser {
         if (!problems.isEmpty()) {
             return invalid(problems);
         }
-        RequestHashes hashes;
+        RequestHashes.Hashed hashed;
         try {
-            hashes = RequestHashes.of(request); // also proves every hashed value has a canonical form
+            // also proves every hashed value has a canonical form
+            hashed = RequestHashes.hash(request, knownSchema == null ? null : knownSchema.form());
         } catch (CanonicalJsonException e) {
             return invalid(
                     List.of(
@@ -123,9 +134,13 @@ public final class RequestParser {
                                     e.getMessage().substring(e.path().length() + 2),
                                     "Send only values JSON can hash canonically: finite numbers and strings of whole Unicode characters.")));
         }
+        RequestHashes hashes = hashed.hashes();
         SchemaCompiler.Compilation compilation = schemas.compile(schema, hashes.schemaHash());
         if (compilation instanceof SchemaCompiler.Compilation.Rejected rejected) {
             return invalid(rejected.problems());
+        }
+        if (unseenSchema != null) {
+            repeatedSchemas.remember(unseenSchema, schema, hashed.schema());
         }
         CompiledSchema compiled = ((SchemaCompiler.Compilation.Compiled) compilation).schema();
         return new ParseOutcome.Valid(new VerificationRequest(
