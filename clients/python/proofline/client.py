@@ -59,6 +59,23 @@ class VerificationResult:
                    receipt.get("verification_id"))
 
 
+def _header_safe_key(api_key):
+    """The key as it goes into ``Authorization``: surrounding spaces and line breaks dropped (a token
+    file ends with a newline). Anything else a header cannot carry is refused without quoting the
+    key, since http.client's own error would quote the whole header value."""
+    if api_key is None:
+        return None
+    key = api_key.strip()
+    if not key:
+        raise ValueError("the API key is empty")
+    for position, char in enumerate(key):
+        if not "\x21" <= char <= "\x7e":
+            raise ValueError(
+                f"the API key has a character that is not visible ASCII at position {position} "
+                "(the key is not shown); send the token as `proofline caller add` printed it")
+    return key
+
+
 class ProoflineClient:
     """``ProoflineClient("https://proofline.example", api_key=None, timeout=30.0)``.
 
@@ -70,7 +87,7 @@ class ProoflineClient:
     def __init__(self, base_url: str, api_key: str | None = None, timeout: float = 30.0):
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
-        self._api_key = api_key
+        self._api_key = _header_safe_key(api_key)
         self._agent_cards = {}
 
     def __repr__(self):

@@ -106,6 +106,16 @@ class ClientTest(unittest.TestCase):
         self.assertEqual((method, headers["Authorization"]), ("POST", "Bearer " + API_KEY))
         self.assertEqual(json.loads(body), request)
 
+    def test_a_key_read_from_its_file_is_trimmed_and_a_broken_one_refused_unquoted(self):
+        self.serve("/verify/schema", (200, conformance_text("receipts/invoice-final.compact.json").encode(), {}))
+        client = ProoflineClient(self.base, api_key=API_KEY + "\n", timeout=5)  # as operator.token ends
+        client.verify(loads(conformance_text("requests/invoice-final.json")))
+        self.assertEqual(self.server.seen[0][2]["Authorization"], "Bearer " + API_KEY)
+        for broken in (API_KEY + "\r\nX-Injected: 1", API_KEY[:10] + "\u00e9" + API_KEY[11:], "  "):
+            with self.assertRaises(ValueError) as refused:
+                ProoflineClient(self.base, api_key=broken)
+            self.assertNotIn(API_KEY[12:], str(refused.exception))
+
     def test_verify_output_builds_the_request(self):
         self.serve("/verify/schema", (200, conformance_text("receipts/invoice-final.compact.json").encode(), {}))
         result = self.client.verify_output({"type": "object"}, None, agent_id="agent-1", enforce_rules=False)

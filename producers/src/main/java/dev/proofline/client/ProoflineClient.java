@@ -279,10 +279,12 @@ public final class ProoflineClient implements AutoCloseable {
         /**
          * The caller key the operator issued ({@code proofline caller add}): REST verifications are
          * recorded as this key's, so it can read their receipts back and, for the agent ids it owns,
-         * move their scores. Without one, a REST caller is its client address.
+         * move their scores. Without one, a REST caller is its client address. Spaces and line breaks
+         * around it are dropped (a token file ends with a newline); a key with any other character
+         * that is not visible ASCII is refused, without being quoted.
          */
         public Builder apiKey(String token) {
-            this.apiKey = Objects.requireNonNull(token, "token");
+            this.apiKey = CallerKeys.headerSafe(Objects.requireNonNull(token, "token"));
             return this;
         }
 

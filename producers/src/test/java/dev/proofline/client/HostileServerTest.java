@@ -1,6 +1,7 @@
 package dev.proofline.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -38,6 +39,7 @@ class HostileServerTest {
     private final KeyRing ring = KeyRing.of(SigningKey.generate("v1-test", new SecureRandom()));
     private final List<String> cardFetches = new CopyOnWriteArrayList<>();
     private volatile int cardStatus = 200;
+    private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private final java.util.concurrent.ExecutorService handlers = Executors.newCachedThreadPool();
     private HttpServer server;
 
@@ -104,6 +106,12 @@ class HostileServerTest {
             }
             exchange.close();
         });
+        server.createContext("/auth/verify/schema", exchange -> {
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
         server.start();
     }
 
@@ -133,6 +141,25 @@ class HostileServerTest {
     private static ProoflineException failure(java.util.concurrent.CompletableFuture<?> answer) throws Exception {
         ExecutionException e = assertThrows(ExecutionException.class, () -> answer.get(30, TimeUnit.SECONDS));
         return assertInstanceOf(ProoflineException.class, e.getCause(), String.valueOf(e.getCause()));
+    }
+
+    @Test
+    void aKeyReadFromItsFileIsTrimmedAndABrokenOneIsRefusedWithoutQuotingIt() throws Exception {
+        String key = "pl_" + "k".repeat(43);
+        try (ProoflineClient client = ProoflineClient.builder()
+                .baseUrl(base() + "/auth")
+                .apiKey(key + "\n") // as `proofline caller add` and operator.token end
+                .build()) {
+            failure(client.verify(REQUEST));
+            assertEquals(List.of("Bearer " + key), authorizations);
+        }
+        for (String broken :
+                List.of(key + "\r\nX-Injected: 1", key.substring(0, 20) + "\u00e9" + key.substring(21), "  ")) {
+            IllegalArgumentException refused = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> ProoflineClient.builder().apiKey(broken));
+            assertFalse(refused.getMessage().contains("kkkk"), refused.getMessage());
+        }
     }
 
     @Test
