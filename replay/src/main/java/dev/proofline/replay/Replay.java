@@ -6,7 +6,9 @@ import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.RequestHashes;
 import dev.proofline.attestor.SigningKey;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.CorrelationIds;
 import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.Headers;
 import dev.proofline.contract.RequestFields;
 import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;
@@ -22,8 +24,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.Deserializer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -136,7 +140,7 @@ public final class Replay {
     }
 
     /** Re-verifies one request exactly as the pipeline would, under the candidate rules. */
-    private Replayed replay(ConsumerRecord<byte[], byte[]> record) {
+    Replayed replay(ConsumerRecord<byte[], byte[]> record) {
         UUID id = ids.of(record.topic(), record.partition(), record.offset());
         Instant at = Instant.ofEpochMilli(record.timestamp());
         byte[] value = record.value() == null ? new byte[0] : record.value();
@@ -148,13 +152,22 @@ public final class Replay {
                 // not JSON: the engine refuses the bytes below, as the pipeline did
             }
         }
-        Verdict verdict = request instanceof ObjectNode object
-                ? engine.process(candidate.apply(object), id, at)
-                : engine.process(value, id, at);
-        Outcome outcome = verdict instanceof Verdict.Signed signed
-                ? Outcome.ofReceipt(signed.receipt())
-                : Outcome.ofDeadLetter(
-                        ((Verdict.Refused) verdict).error().code().code());
+        Header correlationId = record.headers().lastHeader(Headers.CORRELATION_ID);
+        // The pipeline refuses a record it could not answer under its correlation id before verifying it.
+        Optional<ErrorDocument> unanswerable =
+                CorrelationIds.problem(correlationId == null ? null : correlationId.value());
+        Outcome outcome;
+        if (unanswerable.isPresent()) {
+            outcome = Outcome.ofDeadLetter(unanswerable.get().code().code());
+        } else {
+            Verdict verdict = request instanceof ObjectNode object
+                    ? engine.process(candidate.apply(object), id, at)
+                    : engine.process(value, id, at);
+            outcome = verdict instanceof Verdict.Signed signed
+                    ? Outcome.ofReceipt(signed.receipt())
+                    : Outcome.ofDeadLetter(
+                            ((Verdict.Refused) verdict).error().code().code());
+        }
         return new Replayed(
                 record.partition(),
                 record.offset(),

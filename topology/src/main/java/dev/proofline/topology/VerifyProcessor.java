@@ -1,5 +1,6 @@
 package dev.proofline.topology;
 
+import dev.proofline.contract.CorrelationIds;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.Headers;
 import dev.proofline.engine.Verdict;

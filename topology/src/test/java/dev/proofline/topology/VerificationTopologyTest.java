@@ -12,6 +12,7 @@ import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.SigningKey;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.CorrelationIds;
 import dev.proofline.contract.Headers;
 import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;

@@ -1,8 +1,5 @@
-package dev.proofline.topology;
+package dev.proofline.contract;
 
-import dev.proofline.contract.ErrorDocument;
-import dev.proofline.contract.FieldProblem;
-import dev.proofline.contract.Headers;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -15,21 +12,22 @@ import java.util.Optional;
  * {@link #MAX_BYTES} bytes. The receipt carries it twice (a field and a header), so a longer one
  * could make the receipt too large for its topic, and the record could then never be answered; one
  * that is not UTF-8 would come back as other bytes, which its caller would never match. Either is
- * dead-lettered, the header kept, so the caller still finds its answer.
+ * dead-lettered, the header kept, so the caller still finds its answer. The pipeline and replay
+ * both judge it here.
  */
-final class CorrelationIds {
+public final class CorrelationIds {
     /** Room for any id a caller needs (Proofline's own are 36-character UUIDs). */
-    static final int MAX_BYTES = 1024;
+    public static final int MAX_BYTES = 1024;
 
     private CorrelationIds() {}
 
     /** The header as text; null when there is none (or it has no value). */
-    static String of(byte[] header) {
+    public static String of(byte[] header) {
         return header == null ? null : new String(header, StandardCharsets.UTF_8);
     }
 
     /** Why this header cannot be answered with, if it cannot. */
-    static Optional<ErrorDocument> problem(byte[] header) {
+    public static Optional<ErrorDocument> problem(byte[] header) {
         if (header == null) {
             return Optional.empty();
         }
