@@ -6,6 +6,7 @@ import dev.proofline.contract.Topics;
 import dev.proofline.schemas.avro.Receipt;
 import dev.proofline.schemas.avro.ScoreUpdate;
 import java.time.Duration;
+import java.util.Optional;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -24,6 +25,8 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Trust scores ({@code docs/scores.md}) as a KTable: {@code receipts} (keyed by agent id) → every receipt indexed by
@@ -122,9 +125,11 @@ public final class ReputationTopology {
     /**
      * Attaches the record's partition and offset, which the DSL's aggregator cannot see, and indexes
      * the receipt's verification id by that position (windowed by the record's time, so the index
-     * forgets after its retention).
+     * forgets after its retention). A receipt Proofline could not have written goes no further
+     * ({@link ForeignReceipts}).
      */
     private static final class ReceiptPositions implements FixedKeyProcessor<String, Receipt, PositionedReceipt> {
+        private static final Logger LOG = LoggerFactory.getLogger(ReputationTopology.class);
         private FixedKeyProcessorContext<String, PositionedReceipt> context;
         private WindowStore<String, ReceiptPosition> index;
 
@@ -139,6 +144,16 @@ public final class ReputationTopology {
             var metadata = context.recordMetadata();
             int partition = metadata.map(m -> m.partition()).orElse(-1);
             long offset = metadata.map(m -> m.offset()).orElse(-1L);
+            Optional<String> foreign = ForeignReceipts.problem(record.value());
+            if (foreign.isPresent()) {
+                LOG.warn(
+                        "Skipped the record at partition {} offset {} of the receipts topic: {}, so Proofline did"
+                                + " not write it",
+                        partition,
+                        offset,
+                        foreign.get());
+                return;
+            }
             if (partition >= 0 && indexes(record.value().getAgentId())) {
                 index.put(
                         record.value().getVerificationId(), new ReceiptPosition(partition, offset), record.timestamp());

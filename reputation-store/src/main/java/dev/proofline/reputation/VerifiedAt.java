@@ -29,7 +29,8 @@ public final class VerifiedAt implements TimestampExtractor {
         }
         try {
             return OptionalLong.of(OffsetDateTime.parse(verifiedAt).toInstant().toEpochMilli());
-        } catch (DateTimeParseException e) {
+        } catch (DateTimeParseException | ArithmeticException e) {
+            // The second: a time java.time can hold but epoch milliseconds cannot (year +300000000).
             return OptionalLong.empty();
         }
     }

@@ -109,6 +109,39 @@ class ReputationTopologyTest {
     }
 
     @Test
+    void receiptsProoflineCouldNotHaveWrittenAreSkippedAndTheRestCount() {
+        String huge = "x".repeat(70_000); // more than an agent history's binary strings hold
+        List<Receipt> forged = List.of(
+                receipt(1, huge, "pass"),
+                receipt(2, "seller", "pass", "+300000000-01-01T00:00:00+00:00"),
+                receipt(3, "seller", "pass", huge),
+                receipt(4, "seller", huge),
+                Receipt.newBuilder(receipt(5, "seller", "pass"))
+                        .setVerificationId(huge)
+                        .build(),
+                receipt(6, "seller\u0000", "pass"));
+        try (TopologyTestDriver driver = driver("rep-forged")) {
+            TestInputTopic<String, Receipt> in =
+                    driver.createInputTopic("receipts", new StringSerializer(), new ReceiptSerializer());
+            for (Receipt receipt : forged) {
+                in.pipeInput("seller", receipt);
+            }
+            in.pipeInput("seller", receipt(7, "seller", "pass"));
+            AgentHistory seller = driver.<String, AgentHistory>getKeyValueStore(ReputationTopology.STORE)
+                    .get("seller");
+            // The year +300000000 is readable as a receipt (its time then is the record's), the rest are not.
+            assertEquals(
+                    List.of("id-7", "id-2"),
+                    seller.recent().stream()
+                            .map(AgentHistory.RecentReceipt::verificationId)
+                            .toList());
+            List<Object> agents = new ArrayList<>();
+            driver.getKeyValueStore(ReputationTopology.STORE).all().forEachRemaining(kv -> agents.add(kv.key));
+            assertEquals(List.of("seller"), agents);
+        }
+    }
+
+    @Test
     void everyReceiptButTestOnesIsIndexedByVerificationIdWithItsPosition() {
         try (TopologyTestDriver driver = driver("rep-index")) {
             fold(driver);

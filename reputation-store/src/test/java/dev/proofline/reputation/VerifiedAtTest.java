@@ -59,6 +59,14 @@ class VerifiedAtTest {
         assertEquals(OptionalLong.empty(), VerifiedAt.millis(null));
     }
 
+    @Test
+    void aTimeBeyondEpochMillisecondsIsNoTime() {
+        // java.time holds these; epoch milliseconds overflow (a forged receipt stopped the thread on it).
+        for (String text : List.of("+300000000-01-01T00:00:00+00:00", "-300000000-01-01T00:00:00+00:00")) {
+            assertEquals(OptionalLong.empty(), VerifiedAt.millis(text), text);
+        }
+    }
+
     private static OptionalLong reference(String text) {
         try {
             return OptionalLong.of(OffsetDateTime.parse(text).toInstant().toEpochMilli());
