@@ -174,9 +174,14 @@ public final class ProoflineNode implements AutoCloseable {
                 if (!created.contains(topics.deadLetter())) {
                     java.util.OptionalInt limit = TopicProvisioner.maxMessageBytes(admin, topics.deadLetter());
                     if (limit.isEmpty()) {
+                        // Unread (no DescribeConfigs right, say): a dead letter the topic refuses would be
+                        // retried for ever, so assume the limit a topic has unless someone raised it.
+                        deadLetterBytes = Math.min(deadLetterBytes, TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
                         LOG.warn(
-                                "topic {}: its max.message.bytes could not be read; dead letters are sent whole",
-                                topics.deadLetter());
+                                "topic {}: its max.message.bytes could not be read; dead letters are kept within"
+                                        + " Kafka's default of {} bytes (docs/kafka.md)",
+                                topics.deadLetter(),
+                                TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
                     } else if (limit.getAsInt() < deadLetterBytes) {
                         deadLetterBytes = limit.getAsInt();
                         LOG.warn(

@@ -18,6 +18,9 @@ import org.apache.kafka.common.config.TopicConfig;
  * are: partition counts are the operator's to change.
  */
 final class TopicProvisioner {
+    /** A topic's {@code max.message.bytes} unless someone changed it (the broker's {@code message.max.bytes}). */
+    static final int KAFKA_DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
+
     private TopicProvisioner() {}
 
     /** @return the names of the topics it created */
