@@ -60,14 +60,12 @@ class VerificationResult:
 
 
 def _header_safe_key(api_key):
-    """The key as it goes into ``Authorization``: surrounding spaces and line breaks dropped (a token
-    file ends with a newline). Anything else a header cannot carry is refused without quoting the
+    """The key as it goes into ``Authorization``: surrounding spaces, tabs and line breaks dropped (a
+    token file ends with a newline); an empty one is no key. Anything else a header cannot carry is refused without quoting the
     key, since http.client's own error would quote the whole header value."""
-    if api_key is None:
-        return None
-    key = api_key.strip()
+    key = (api_key or "").strip(" \t\r\n")
     if not key:
-        raise ValueError("the API key is empty")
+        return None  # as before: no key, no header
     for position, char in enumerate(key):
         if not "\x21" <= char <= "\x7e":
             raise ValueError(

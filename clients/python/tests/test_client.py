@@ -111,10 +111,12 @@ class ClientTest(unittest.TestCase):
         client = ProoflineClient(self.base, api_key=API_KEY + "\n", timeout=5)  # as operator.token ends
         client.verify(loads(conformance_text("requests/invoice-final.json")))
         self.assertEqual(self.server.seen[0][2]["Authorization"], "Bearer " + API_KEY)
-        for broken in (API_KEY + "\r\nX-Injected: 1", API_KEY[:10] + "\u00e9" + API_KEY[11:], "  "):
+        for broken in (API_KEY + "\r\nX-Injected: 1", API_KEY[:10] + "\u00e9" + API_KEY[11:], API_KEY + "\u00a0"):
             with self.assertRaises(ValueError) as refused:
                 ProoflineClient(self.base, api_key=broken)
             self.assertNotIn(API_KEY[12:], str(refused.exception))
+        ProoflineClient(self.base, api_key="", timeout=5).verify(loads(conformance_text("requests/invoice-final.json")))
+        self.assertNotIn("Authorization", self.server.seen[1][2], "an empty key is no key")
 
     def test_verify_output_builds_the_request(self):
         self.serve("/verify/schema", (200, conformance_text("receipts/invoice-final.compact.json").encode(), {}))

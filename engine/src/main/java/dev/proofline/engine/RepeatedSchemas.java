@@ -28,7 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class RepeatedSchemas {
     /** Schemas kept; a node sends a handful of distinct schemas, not hundreds. */
     static final int MAX_SCHEMAS = 32;
-    /** Largest schema kept, in bytes, so that the kept trees stay within a few MiB. */
+    /** Largest schema kept, in bytes: 32 trees of at most this much text each. */
     static final int MAX_SCHEMA_BYTES = 16 * 1024;
 
     private static final String SCHEMA_FIELD = "expected_schema";
@@ -117,6 +117,9 @@ final class RepeatedSchemas {
             if (parser.currentToken() != JsonToken.END_OBJECT || parser.nextToken() != null) {
                 return null;
             }
+            if (known != null) {
+                counted();
+            }
             return new Read(request, known, unseen);
         }
     }
@@ -127,11 +130,13 @@ final class RepeatedSchemas {
         }
         SchemaBytes probe = new SchemaBytes(body, from, to);
         synchronized (kept) {
-            Known known = kept.get(probe);
-            if (known != null) {
-                reused++;
-            }
-            return known;
+            return kept.get(probe);
+        }
+    }
+
+    private void counted() {
+        synchronized (kept) {
+            reused++;
         }
     }
 

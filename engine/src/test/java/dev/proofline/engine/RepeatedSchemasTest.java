@@ -62,6 +62,9 @@ class RepeatedSchemasTest {
         String body = EngineFixture.request(KEPT, "{\"a\":1}", "");
         JsonNode first = valid(parser.parse(bytes(body))).expectedSchema();
         assertSame(first, valid(parser.parse(bytes(body))).expectedSchema());
+        long reusedOnce = parser.schemasReused();
+        parser.parse(bytes(body + " x")); // read again afresh, to say what is wrong: no reuse
+        assertEquals(reusedOnce, parser.schemasReused());
 
         String invalidSchema = EngineFixture.request("{\"type\":\"no-such-type\"}", "1", "");
         long reused = parser.schemasReused();

@@ -10,7 +10,7 @@ final class CallerKeys {
     private CallerKeys() {}
 
     static String headerSafe(String key) {
-        String trimmed = key.strip();
+        String trimmed = key.replaceAll("^[ \t\r\n]+|[ \t\r\n]+$", ""); // as the Python client trims
         if (trimmed.isEmpty()) {
             throw new IllegalArgumentException("the API key is empty");
         }

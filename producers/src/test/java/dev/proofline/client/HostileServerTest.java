@@ -153,8 +153,8 @@ class HostileServerTest {
             failure(client.verify(REQUEST));
             assertEquals(List.of("Bearer " + key), authorizations);
         }
-        for (String broken :
-                List.of(key + "\r\nX-Injected: 1", key.substring(0, 20) + "\u00e9" + key.substring(21), "  ")) {
+        for (String broken : List.of(
+                key + "\r\nX-Injected: 1", key.substring(0, 20) + "\u00e9" + key.substring(21), key + "\u00a0", "  ")) {
             IllegalArgumentException refused = assertThrows(
                     IllegalArgumentException.class,
                     () -> ProoflineClient.builder().apiKey(broken));
