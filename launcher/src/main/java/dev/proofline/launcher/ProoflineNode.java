@@ -119,6 +119,8 @@ public final class ProoflineNode implements AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(ProoflineNode.class);
+    /** The Streams producers' batch size; see {@link #streamsProperties}. */
+    static final int STREAMS_BATCH_BYTES = 256 * 1024;
 
     private final Closer resources;
     private final KafkaStreams streams;
@@ -589,6 +591,12 @@ public final class ProoflineNode implements AutoCloseable {
         // p99 of 200 ms (the delay also made the request miss its early commit). The markers take
         // a few ms; the backoff still grows to retry.backoff.max.ms for a lasting failure.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 10);
+        // Streams' producer lingers 100 ms, as long as a commit interval, but Kafka's 16 KiB batch
+        // fills with about ten receipts and is sent at once: a Produce request, each with its broker
+        // overhead, per ten receipts of a backlog. Batches of this size are sent when a commit
+        // flushes them, in fewer and larger requests (benchmarks/PERFORMANCE.md); below the topics'
+        // 1 MB record limit, which a batch must fit.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), STREAMS_BATCH_BYTES);
         if (!settings.eagerCommitAge().isZero() && !settings.eagerCommitGap().isZero()) {
             // A request held by the gap is committed by a punctuator, which runs only when the stream
             // thread's loop comes round: its poll must not block longer than the gap.

@@ -7,11 +7,15 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Each instance is a static member of the Streams group unless its operator says otherwise. */
+/**
+ * Proofline's own Streams settings, each of which its operator may change: static membership, the
+ * producers' batch size.
+ */
 class StaticMembershipTest {
     @TempDir
     Path tmp;
@@ -34,6 +38,16 @@ class StaticMembershipTest {
         assertFalse(off.containsKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), off.toString());
         // Kafka Streams accepts what is left: dynamic membership.
         new StreamsConfig(off);
+    }
+
+    @Test
+    void streamsProducersBatchLargerThanKafkasDefaultUnlessTheOperatorSaysOtherwise() throws Exception {
+        String batchSize = StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG);
+        assertEquals(
+                ProoflineNode.STREAMS_BATCH_BYTES, streamsProperties(Map.of()).get(batchSize));
+        assertEquals(
+                "16384",
+                streamsProperties(Map.of("streams." + batchSize, "16384")).get(batchSize));
     }
 
     private Properties streamsProperties(Map<String, String> flags) throws Exception {
