@@ -159,8 +159,11 @@ public final class PipelineBench {
                     TopicWrites writes = TopicWrites.start(admin);
                     TransactionCount commits = TransactionCount.start(node::streamsMetrics);
                     BrokerRequests requests = BrokerRequests.start();
+                    CpuByThread flatCpu = CpuByThread.start();
                     flat = bench.measure(
                             "pipeline", bootstrap, Topics.DEFAULT_INPUT, Topics.DEFAULT_RECEIPTS, true, count, 0);
+                    // The bench's producer and latency reader compete here, unlike pre-loaded: say how much.
+                    String flatCpuLine = flatCpu.line("receipt (all sent at once)", flat.records());
                     Map<String, Long> written = writes.since();
                     String transactions = commits.line("pipeline", flat.records(), flat.seconds());
                     String brokerRequests = requests.line("pipeline", flat.records());
@@ -172,6 +175,7 @@ public final class PipelineBench {
                     report.add(String.format(
                             "pipeline, paced at %,6.0f/s     request -> committed receipt: p50 %d ms, p99 %d ms",
                             paced.rate(), paced.percentile(0.50), paced.percentile(0.99)));
+                    report.add(flatCpuLine);
                     report.add(WritesPerReceipt.line(written, flat.records()));
                     report.add(transactions);
                     report.add(brokerRequests);
