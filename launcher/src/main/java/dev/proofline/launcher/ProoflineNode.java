@@ -121,6 +121,8 @@ public final class ProoflineNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProoflineNode.class);
     /** The Streams producers' batch size; see {@link #streamsProperties}. */
     static final int STREAMS_BATCH_BYTES = 256 * 1024;
+    /** Room a batch leaves under its topic's record limit (a batch's own header is 61 bytes). */
+    private static final int BATCH_HEADROOM_BYTES = 1024;
 
     private final Closer resources;
     private final KafkaStreams streams;
@@ -263,7 +265,11 @@ public final class ProoflineNode implements AutoCloseable {
                         ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
             }
             Properties props = streamsProperties(
-                    settings, bootstrap, InstanceId.of(settings.dataDir()), replication.streamsConfigs());
+                    settings,
+                    bootstrap,
+                    InstanceId.of(settings.dataDir()),
+                    replication.streamsConfigs(),
+                    deadLetterBytes);
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
             PipelineProgress progress = new PipelineProgress();
             KafkaStreams streams = new KafkaStreams(
@@ -565,6 +571,16 @@ public final class ProoflineNode implements AutoCloseable {
      */
     static Properties streamsProperties(
             ProoflineSettings settings, String bootstrap, String instanceId, Map<String, Object> replication) {
+        return streamsProperties(settings, bootstrap, instanceId, replication, deadLetterRequestSize(settings));
+    }
+
+    /** As above, for a dead-letter topic that takes records of at most {@code deadLetterBytes}. */
+    static Properties streamsProperties(
+            ProoflineSettings settings,
+            String bootstrap,
+            String instanceId,
+            Map<String, Object> replication,
+            int deadLetterBytes) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -594,9 +610,12 @@ public final class ProoflineNode implements AutoCloseable {
         // Streams' producer lingers 100 ms, as long as a commit interval, but Kafka's 16 KiB batch
         // fills with about ten receipts and is sent at once: a Produce request, each with its broker
         // overhead, per ten receipts of a backlog. Batches of this size are sent when a commit
-        // flushes them, in fewer and larger requests (benchmarks/PERFORMANCE.md); below the topics'
-        // 1 MB record limit, which a batch must fit.
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), STREAMS_BATCH_BYTES);
+        // flushes them, in fewer and larger requests (benchmarks/PERFORMANCE.md). A batch must fit
+        // its topic's record limit like one record: 1 MB for the topics Kafka makes, and the
+        // dead-letter topic's, which a small max.request.bytes makes smaller than this.
+        props.put(
+                StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG),
+                Math.max(16 * 1024, Math.min(STREAMS_BATCH_BYTES, deadLetterBytes - BATCH_HEADROOM_BYTES)));
         if (!settings.eagerCommitAge().isZero() && !settings.eagerCommitGap().isZero()) {
             // A request held by the gap is committed by a punctuator, which runs only when the stream
             // thread's loop comes round: its poll must not block longer than the gap.

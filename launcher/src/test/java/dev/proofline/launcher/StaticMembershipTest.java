@@ -2,6 +2,7 @@ package dev.proofline.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -48,6 +49,11 @@ class StaticMembershipTest {
         assertEquals(
                 "16384",
                 streamsProperties(Map.of("streams." + batchSize, "16384")).get(batchSize));
+        // Several dead letters in one batch must still fit the dead-letter topic's limit.
+        Properties small = streamsProperties(Map.of("max.request.bytes", "8192"));
+        int deadLetterLimit = TopicProvisioner.deadLetterBytes(8192);
+        assertEquals(deadLetterLimit - 1024, small.get(batchSize));
+        assertTrue((int) small.get(batchSize) < deadLetterLimit);
     }
 
     private Properties streamsProperties(Map<String, String> flags) throws Exception {
