@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import dev.proofline.attestor.CanonicalJsonException;
+import dev.proofline.client.ProoflineException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.NoSuchFileException;
@@ -139,7 +140,7 @@ public final class ProoflineCli {
         } catch (IOException e) {
             err.println("proofline " + args.get(0) + ": " + e.getMessage());
             return 2;
-        } catch (dev.proofline.client.ProoflineException e) {
+        } catch (ProoflineException e) {
             // The service, or its agent-card, refused or could not be reached: said, not a stack trace.
             err.println("proofline " + args.get(0) + ": " + e.getMessage());
             return 2;

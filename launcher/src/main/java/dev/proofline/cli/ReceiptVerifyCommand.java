@@ -7,6 +7,7 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.attestor.TrustedKeys;
 import dev.proofline.attestor.VerificationOutcome;
 import dev.proofline.client.AgentCardKeys;
+import dev.proofline.client.ProoflineException;
 import dev.proofline.tlog.Checkpoint;
 import dev.proofline.tlog.InclusionProof;
 import dev.proofline.tlog.MerkleHashes;
@@ -53,7 +54,7 @@ final class ReceiptVerifyCommand implements Command {
             context = AttestationContext.parse(args.option("context", "verify"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
-        } catch (IllegalStateException | dev.proofline.client.ProoflineException e) {
+        } catch (IllegalStateException | ProoflineException e) {
             err.println("proofline receipt-verify: " + e.getMessage()); // the agent-card could not be read
             return 2;
         }
