@@ -135,7 +135,7 @@ public final class Settings {
                     + " backlog) wait for the interval; 0: never");
     public static final Setting<Integer> VERIFY_EAGER_COMMIT_GAP_MS = Setting.integer(
             "verify.eager.commit.gap.ms",
-            25,
+            15,
             0,
             10_000,
             "the least time between two commits asked for by verify.eager.commit.ms on one stream thread when"
