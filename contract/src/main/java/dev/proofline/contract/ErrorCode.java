@@ -32,7 +32,8 @@ public enum ErrorCode {
             500,
             null,
             "report_to_operator",
-            "The request was valid but the verifier failed on it; the record is kept on the dead-letter topic."),
+            "The request was valid but the verifier failed on it, or its receipt was larger than the receipts topic"
+                    + " takes; the record is kept on the dead-letter topic."),
     PLACEHOLDER_AGENT_ID(
             "placeholder_agent_id",
             400,

@@ -67,6 +67,13 @@ public final class ReceiptAssembler {
     /** The most each of the four lists may take as canonical JSON: four of them stay well under 1 MB. */
     static final long LIST_BYTES = 128 * 1024;
 
+    /**
+     * The largest signed receipt, in bytes of compact JSON: the four lists at their most and room for
+     * everything else (ids of at most 200 characters, hashes, counts, the attestation). Kafka's
+     * default record limit (1 MB) takes it; a receipts topic made with less may not.
+     */
+    public static final int LARGEST_RECEIPT_BYTES = (int) (4 * LIST_BYTES) + 64 * 1024;
+
     ObjectNode assemble(
             VerificationRequest request,
             UUID verificationId,

@@ -61,6 +61,7 @@ import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
 import dev.proofline.topology.RecordTimeOrNow;
 import dev.proofline.topology.SkipUnreadableRecords;
+import dev.proofline.topology.TopicLimits;
 import dev.proofline.topology.VerificationTopology;
 import dev.proofline.topology.tlog.TransparencyLogTopology;
 import java.net.URI;
@@ -159,7 +160,7 @@ public final class ProoflineNode implements AutoCloseable {
             client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             Topics topics = settings.topics();
             Replication replication;
-            int deadLetterBytes;
+            TopicLimits limits;
             try (Admin admin = Admin.create(client)) {
                 KafkaReachability.await(admin, bootstrap);
                 replication = Replication.decide(
@@ -174,28 +175,7 @@ public final class ProoflineNode implements AutoCloseable {
                         settings.transparencyLog().enabled()
                                 ? Optional.of(settings.transparencyLog().topic())
                                 : Optional.empty());
-                deadLetterBytes = deadLetterRequestSize(settings);
-                if (!created.contains(topics.deadLetter())) {
-                    java.util.OptionalInt limit = TopicProvisioner.maxMessageBytes(admin, topics.deadLetter());
-                    if (limit.isEmpty()) {
-                        // Unread (no DescribeConfigs right, say): a dead letter the topic refuses would be
-                        // retried for ever, so assume the limit a topic has unless someone raised it.
-                        deadLetterBytes = Math.min(deadLetterBytes, TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
-                        LOG.warn(
-                                "topic {}: its max.message.bytes could not be read; dead letters are kept within"
-                                        + " Kafka's default of {} bytes (docs/kafka.md)",
-                                topics.deadLetter(),
-                                TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
-                    } else if (limit.getAsInt() < deadLetterBytes) {
-                        deadLetterBytes = limit.getAsInt();
-                        LOG.warn(
-                                "topic {} takes records of at most {} bytes, less than a dead letter may need ({}): "
-                                        + "what does not fit is left out of large dead letters (docs/kafka.md)",
-                                topics.deadLetter(),
-                                deadLetterBytes,
-                                deadLetterRequestSize(settings));
-                    }
-                }
+                limits = ExistingTopicLimits.read(admin, topics, created, deadLetterRequestSize(settings));
             }
             LOG.info("topics Proofline creates get {}", replication);
             // Instances that share the work must share the keys: point keys.dir at the same directory.
@@ -265,11 +245,7 @@ public final class ProoflineNode implements AutoCloseable {
                         ProoflineSettings.TransparencyLogSettings.CHECKPOINT_EVERY);
             }
             Properties props = streamsProperties(
-                    settings,
-                    bootstrap,
-                    InstanceId.of(settings.dataDir()),
-                    replication.streamsConfigs(),
-                    deadLetterBytes);
+                    settings, bootstrap, InstanceId.of(settings.dataDir()), replication.streamsConfigs(), limits);
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
             PipelineProgress progress = new PipelineProgress();
             KafkaStreams streams = new KafkaStreams(
@@ -282,7 +258,7 @@ public final class ProoflineNode implements AutoCloseable {
                             PipelineListener.both(metrics, progress),
                             attribution,
                             new EagerCommit(settings.eagerCommitAge(), settings.eagerCommitGap()),
-                            deadLetterBytes),
+                            limits),
                     props);
             metrics.bind(streams);
             StreamThreadHealth threads = new StreamThreadHealth(streams, progress, metrics);
@@ -571,16 +547,21 @@ public final class ProoflineNode implements AutoCloseable {
      */
     static Properties streamsProperties(
             ProoflineSettings settings, String bootstrap, String instanceId, Map<String, Object> replication) {
-        return streamsProperties(settings, bootstrap, instanceId, replication, deadLetterRequestSize(settings));
+        return streamsProperties(
+                settings,
+                bootstrap,
+                instanceId,
+                replication,
+                new TopicLimits(Integer.MAX_VALUE, deadLetterRequestSize(settings)));
     }
 
-    /** As above, for a dead-letter topic that takes records of at most {@code deadLetterBytes}. */
+    /** As above, for receipts and dead-letter topics that take records of at most {@code limits}. */
     static Properties streamsProperties(
             ProoflineSettings settings,
             String bootstrap,
             String instanceId,
             Map<String, Object> replication,
-            int deadLetterBytes) {
+            TopicLimits limits) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -611,11 +592,13 @@ public final class ProoflineNode implements AutoCloseable {
         // fills with about ten receipts and is sent at once: a Produce request, each with its broker
         // overhead, per ten receipts of a backlog. Batches of this size are sent when a commit
         // flushes them, in fewer and larger requests (benchmarks/PERFORMANCE.md). A batch must fit
-        // its topic's record limit like one record: 1 MB for the topics Kafka makes, and the
-        // dead-letter topic's, which a small max.request.bytes makes smaller than this.
+        // its topic's record limit like one record: 1 MB for the topics Kafka makes, the
+        // dead-letter topic's, which a small max.request.bytes makes smaller than this, and a
+        // receipts topic made smaller by its operator.
+        int smallestLimit = Math.min(limits.receiptBytes(), limits.deadLetterBytes());
         props.put(
                 StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG),
-                Math.max(16 * 1024, Math.min(STREAMS_BATCH_BYTES, deadLetterBytes - BATCH_HEADROOM_BYTES)));
+                Math.max(16 * 1024, Math.min(STREAMS_BATCH_BYTES, smallestLimit - BATCH_HEADROOM_BYTES)));
         if (!settings.eagerCommitAge().isZero() && !settings.eagerCommitGap().isZero()) {
             // A request held by the gap is committed by a punctuator, which runs only when the stream
             // thread's loop comes round: its poll must not block longer than the gap.

@@ -2,6 +2,7 @@ package dev.proofline.topology;
 
 import dev.proofline.attestor.CanonicalWriter;
 import dev.proofline.contract.ReceiptFields;
+import dev.proofline.engine.ReceiptAssembler;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.JsonNode;
@@ -9,6 +10,16 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** A signed receipt as a topic record: routing fields beside the exact signed JSON. */
 public final class Receipts {
+    /**
+     * Room for everything in a receipt record but its signed JSON: the ids, hashes and correlation id
+     * beside it (each at most a few hundred bytes, the correlation id 1 KiB, twice with its header)
+     * and the record's own framing.
+     */
+    static final int RECORD_ROOM_BYTES = 16 * 1024;
+
+    /** The largest receipt record: the largest signed receipt and the room around it. */
+    public static final int LARGEST_RECORD_BYTES = ReceiptAssembler.LARGEST_RECEIPT_BYTES + RECORD_ROOM_BYTES;
+
     private Receipts() {}
 
     public static Receipt toRecord(ObjectNode signed, String correlationId) {

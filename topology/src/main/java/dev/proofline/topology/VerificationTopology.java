@@ -43,7 +43,7 @@ public final class VerificationTopology {
                 PipelineListener.NONE,
                 attribution,
                 EagerCommit.NEVER,
-                Integer.MAX_VALUE);
+                TopicLimits.NONE);
     }
 
     /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
@@ -57,15 +57,14 @@ public final class VerificationTopology {
             PipelineListener listener,
             Attribution attribution,
             EagerCommit eagerCommit,
-            int maxDeadLetterBytes) {
+            TopicLimits limits) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();
         Serializer<Object> bytes = (Serializer<Object>) (Serializer<?>) new ByteArraySerializer();
         return topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
                 .addProcessor(
                         VERIFY,
-                        new VerifyProcessorSupplier(
-                                engine, clock, listener, attribution, eagerCommit, maxDeadLetterBytes),
+                        new VerifyProcessorSupplier(engine, clock, listener, attribution, eagerCommit, limits),
                         SOURCE)
                 .addSink(RECEIPTS_SINK, topics.receipts(), keys, receipts, VERIFY)
                 .addSink(DEAD_LETTER_SINK, topics.deadLetter(), bytes, bytes, VERIFY);

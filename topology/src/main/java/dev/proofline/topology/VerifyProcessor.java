@@ -33,7 +33,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     private final PipelineListener listener;
     private final Attribution attribution;
     private final EagerCommit eagerCommit;
-    private final int maxDeadLetterBytes;
+    private final TopicLimits limits;
     private ProcessorContext<Object, Object> context;
     private boolean holdingCommit; // a request of this task waits for a commit the gap held back
 
@@ -43,13 +43,13 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
             PipelineListener listener,
             Attribution attribution,
             EagerCommit eagerCommit,
-            int maxDeadLetterBytes) {
+            TopicLimits limits) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
         this.attribution = attribution;
         this.eagerCommit = eagerCommit;
-        this.maxDeadLetterBytes = maxDeadLetterBytes;
+        this.limits = limits;
     }
 
     @Override
@@ -99,6 +99,19 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
             }
             Receipt receipt = Receipts.toRecord(
                     ((Verdict.Signed) verdict).receipt(), CorrelationIds.of(correlationId), submitter);
+            if (!fitsReceiptsTopic(receipt)) {
+                // The operator's topic is smaller than a receipt can be; written anyway, it would fail
+                // the transaction and this request would be verified and refused again for ever.
+                LOG.warn(
+                        "the receipt for {}-{}@{} is larger than the receipts topic takes ({} bytes):"
+                                + " dead-lettered; raise the topic's max.message.bytes (docs/kafka.md)",
+                        source.topic(),
+                        source.partition(),
+                        source.offset(),
+                        limits.receiptBytes());
+                deadLetter(request, value, source, ErrorDocument.verificationFailed());
+                return;
+            }
             listener.verified(receipt.getResult(), System.nanoTime() - started);
             RecordHeaders headers = new RecordHeaders();
             if (receipt.getCorrelationId() != null) {
@@ -126,8 +139,28 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     private void deadLetter(Record<byte[], byte[]> request, byte[] value, RecordMetadata source, ErrorDocument error) {
         listener.deadLettered(error.code().code());
         context.forward(
-                DeadLetterRecord.of(request, value, source, error, maxDeadLetterBytes),
+                DeadLetterRecord.of(request, value, source, error, limits.deadLetterBytes()),
                 VerificationTopology.DEAD_LETTER_SINK);
+    }
+
+    /** Nearly always settled by the limit alone: only a topic made smaller than Kafka's default needs a count. */
+    private boolean fitsReceiptsTopic(Receipt receipt) {
+        if (limits.takesEveryReceipt()) {
+            return true;
+        }
+        String json = receipt.getSignedJson();
+        long room = (long) limits.receiptBytes() - Receipts.RECORD_ROOM_BYTES;
+        return 3L * json.length() <= room || utf8Length(json) <= room;
+    }
+
+    private static long utf8Length(String text) {
+        long bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            // A surrogate pair is 4 bytes, 2 per half.
+            bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return bytes;
     }
 
     private static byte[] headerValue(Record<byte[], byte[]> record, String name) {

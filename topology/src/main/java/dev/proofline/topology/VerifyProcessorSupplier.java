@@ -12,7 +12,7 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
     private final PipelineListener listener;
     private final Attribution attribution;
     private final EagerCommit eagerCommit;
-    private final int maxDeadLetterBytes;
+    private final TopicLimits limits;
 
     VerifyProcessorSupplier(
             VerificationEngine engine,
@@ -20,17 +20,17 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
             PipelineListener listener,
             Attribution attribution,
             EagerCommit eagerCommit,
-            int maxDeadLetterBytes) {
+            TopicLimits limits) {
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
         this.attribution = attribution;
         this.eagerCommit = eagerCommit;
-        this.maxDeadLetterBytes = maxDeadLetterBytes;
+        this.limits = limits;
     }
 
     @Override
     public Processor<byte[], byte[], Object, Object> get() {
-        return new VerifyProcessor(engine, clock, listener, attribution, eagerCommit, maxDeadLetterBytes);
+        return new VerifyProcessor(engine, clock, listener, attribution, eagerCommit, limits);
     }
 }

@@ -267,6 +267,65 @@ class VerificationTopologyTest {
     }
 
     /**
+     * A receipts topic made before Proofline with less room than a receipt: the receipt would fail
+     * the transaction and its request would be verified again for ever, so the request is
+     * dead-lettered instead, and the receipts that fit are written as usual.
+     */
+    @Test
+    void aReceiptLargerThanItsTopicTakesIsDeadLetteredInstead() {
+        byte[] request = invoice("inv-big", "seller-9");
+        input.pipeInput(new TestRecord<>(bytes("seller-9"), request, new RecordHeaders()));
+        Receipt usual = receipts.readValue();
+        int receiptBytes = usual.getSignedJson().getBytes(StandardCharsets.UTF_8).length;
+
+        for (int room : new int[] {receiptBytes - 1, receiptBytes}) {
+            Properties props = new Properties();
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-small-receipts");
+            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            org.apache.kafka.streams.Topology small = VerificationTopology.addTo(
+                    new org.apache.kafka.streams.Topology(),
+                    TOPICS,
+                    engine,
+                    serde,
+                    Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC),
+                    PipelineListener.NONE,
+                    Attribution.open(IDS),
+                    EagerCommit.NEVER,
+                    new TopicLimits(Receipts.RECORD_ROOM_BYTES + room, Integer.MAX_VALUE));
+            try (TopologyTestDriver smallDriver = new TopologyTestDriver(small, props)) {
+                RecordHeaders headers = new RecordHeaders();
+                headers.add(Headers.CORRELATION_ID, bytes("corr-big"));
+                smallDriver
+                        .createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer())
+                        .pipeInput(new TestRecord<>(bytes("seller-9"), request, headers));
+                List<TestRecord<String, Receipt>> written = smallDriver
+                        .createOutputTopic(TOPICS.receipts(), new StringDeserializer(), serde.deserializer())
+                        .readRecordsToList();
+                List<TestRecord<byte[], byte[]>> dead = smallDriver
+                        .createOutputTopic(
+                                TOPICS.deadLetter(), new ByteArrayDeserializer(), new ByteArrayDeserializer())
+                        .readRecordsToList();
+                if (room < receiptBytes) {
+                    assertTrue(written.isEmpty(), "no receipt the topic would refuse");
+                    assertEquals(1, dead.size(), "one dead letter instead");
+                    assertEquals("verification_failed", header(dead.get(0), Headers.ERROR_CODE));
+                    assertEquals("corr-big", header(dead.get(0), Headers.CORRELATION_ID), "its caller is answered");
+                    assertArrayEquals(
+                            request,
+                            dead.get(0)
+                                    .headers()
+                                    .lastHeader(Headers.ORIGINAL_VALUE)
+                                    .value());
+                } else {
+                    assertEquals(1, written.size(), "a receipt that fits is written");
+                    assertTrue(dead.isEmpty());
+                    assertEquals(usual.getSignedJson(), written.get(0).value().getSignedJson());
+                }
+            }
+        }
+    }
+
+    /**
      * A dead-letter topic created before Proofline may take less than a dead letter with its original:
      * what does not fit is left out and named, so the dead letter is still written (a refused write
      * would fail the transaction and the record would be retried for ever).
@@ -285,7 +344,7 @@ class VerificationTopologyTest {
                 PipelineListener.NONE,
                 Attribution.open(IDS),
                 EagerCommit.NEVER,
-                8192);
+                new TopicLimits(Integer.MAX_VALUE, 8192));
         try (TopologyTestDriver smallDriver = new TopologyTestDriver(small, props)) {
             TestInputTopic<byte[], byte[]> in =
                     smallDriver.createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer());
