@@ -124,6 +124,8 @@ public final class ProoflineNode implements AutoCloseable {
     static final int STREAMS_BATCH_BYTES = 256 * 1024;
     /** Room a batch leaves under its topic's record limit (a batch's own header is 61 bytes). */
     private static final int BATCH_HEADROOM_BYTES = 1024;
+    /** How long a stream thread's transaction may stay open; see {@link #streamsProperties}. */
+    static final int STREAMS_TRANSACTION_TIMEOUT_MS = 45_000;
 
     private final Closer resources;
     private final KafkaStreams streams;
@@ -595,6 +597,16 @@ public final class ProoflineNode implements AutoCloseable {
         // its topic's record limit like one record: 1 MB for the topics Kafka makes, the
         // dead-letter topic's, which a small max.request.bytes makes smaller than this, and a
         // receipts topic made smaller by its operator.
+        // A stream thread may commit only after a pass over its tasks, one record each at least, and
+        // a record may take the whole step budget: about 4 s of pattern matching here. Past
+        // Streams' own 10 s the broker aborts the transaction, fences the thread and the pass is
+        // done again: six such requests, one per partition of one thread, were verified 17 times
+        // in 109 s, against 6 times in 35 s with this (SlowRecordsIT). A dead instance's partitions move only after the
+        // group's
+        // session timeout (45 s), so its open transaction holds readers back no longer than that.
+        props.put(
+                StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                STREAMS_TRANSACTION_TIMEOUT_MS);
         int smallestLimit = Math.min(limits.receiptBytes(), limits.deadLetterBytes());
         props.put(
                 StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG),
