@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * its largest records; a topic made before it may take less, and one record it refuses would fail
  * every transaction that carries it. The operator is told once, here, and the pipeline keeps within
  * the limit: a dead letter leaves out what does not fit, a receipt that does not fit is
- * dead-lettered instead ({@code docs/kafka.md}).
+ * dead-lettered instead ({@code docs/kafka.md}). Read once: a limit raised later applies from the
+ * next start.
  */
 final class ExistingTopicLimits {
     private static final Logger LOG = LoggerFactory.getLogger(ExistingTopicLimits.class);
@@ -27,14 +28,9 @@ final class ExistingTopicLimits {
      */
     static TopicLimits read(Admin admin, Topics topics, Set<String> created, int deadLetterBytes)
             throws InterruptedException {
-        int receiptBytes = Integer.MAX_VALUE;
+        int receiptBytes = Receipts.LARGEST_RECORD_BYTES;
         if (!created.contains(topics.receipts())) {
-            receiptBytes = limit(
-                    admin,
-                    topics.receipts(),
-                    Receipts.LARGEST_RECORD_BYTES,
-                    "a receipt",
-                    "dead-lettered as" + " verification_failed");
+            receiptBytes = limit(admin, topics.receipts(), receiptBytes, "a receipt", "dead-lettered instead");
         }
         int deadLetters = deadLetterBytes;
         if (!created.contains(topics.deadLetter())) {
@@ -51,13 +47,12 @@ final class ExistingTopicLimits {
         if (limit.isEmpty()) {
             // Unread (no DescribeConfigs right, say): assume the limit a topic has unless someone
             // changed it, which takes Proofline's largest receipt but not its largest dead letter.
-            if (needed > TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES) {
-                LOG.warn(
-                        "topic {}: its max.message.bytes could not be read; records are kept within Kafka's"
-                                + " default of {} bytes (docs/kafka.md)",
-                        topic,
-                        TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
-            }
+            // If the topic takes less, what it refuses is retried for ever: say so once.
+            LOG.warn(
+                    "topic {}: its max.message.bytes could not be read; Kafka's default of {} bytes is assumed, and"
+                            + " a larger record than the topic takes would be retried for ever (docs/kafka.md)",
+                    topic,
+                    TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
             return Math.min(needed, TopicProvisioner.KAFKA_DEFAULT_MAX_MESSAGE_BYTES);
         }
         if (limit.getAsInt() < needed) {

@@ -59,6 +59,7 @@ import dev.proofline.tlog.SignedLogs;
 import dev.proofline.topology.EagerCommit;
 import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
+import dev.proofline.topology.Receipts;
 import dev.proofline.topology.RecordTimeOrNow;
 import dev.proofline.topology.SkipUnreadableRecords;
 import dev.proofline.topology.TopicLimits;
@@ -581,15 +582,28 @@ public final class ProoflineNode implements AutoCloseable {
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
                 settings.dataDir().resolve("streams").toAbsolutePath().toString());
-        // A dead letter carries its original in a header, so it may be several times the request limit.
+        // A dead letter carries its original in a header, so it may be several times the request
+        // limit; a receipt's size does not follow the request's, and a small request may still get
+        // the largest receipt.
         props.put(
-                StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), deadLetterRequestSize(settings));
+                StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                Math.max(deadLetterRequestSize(settings), Receipts.LARGEST_RECORD_BYTES));
         // Right after a commit, the next transaction's first write can find the last one's markers
         // still being written: the broker answers CONCURRENT_TRANSACTIONS and the producer retries
         // after its backoff, 100 ms by default, which a caller waiting for its receipt saw as a
         // p99 of 200 ms (the delay also made the request miss its early commit). The markers take
         // a few ms; the backoff still grows to retry.backoff.max.ms for a lasting failure.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 10);
+        // A stream thread may commit only after a pass over its tasks, one record each at least, and
+        // a record may take the whole step budget: about 4 s of pattern matching here. Past
+        // Streams' own 10 s the broker aborts the transaction, fences the thread and the pass is
+        // done again: six such requests, one per partition of one thread, were verified 17 times
+        // in 109 s, against 6 times in 35 s with this (SlowRecordsIT). A dead instance's
+        // partitions move only after the group's session timeout (45 s by default), so its open
+        // transaction holds readers back no longer than that.
+        props.put(
+                StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                STREAMS_TRANSACTION_TIMEOUT_MS);
         // Streams' producer lingers 100 ms, as long as a commit interval, but Kafka's 16 KiB batch
         // fills with about ten receipts and is sent at once: a Produce request, each with its broker
         // overhead, per ten receipts of a backlog. Batches of this size are sent when a commit
@@ -597,20 +611,10 @@ public final class ProoflineNode implements AutoCloseable {
         // its topic's record limit like one record: 1 MB for the topics Kafka makes, the
         // dead-letter topic's, which a small max.request.bytes makes smaller than this, and a
         // receipts topic made smaller by its operator.
-        // A stream thread may commit only after a pass over its tasks, one record each at least, and
-        // a record may take the whole step budget: about 4 s of pattern matching here. Past
-        // Streams' own 10 s the broker aborts the transaction, fences the thread and the pass is
-        // done again: six such requests, one per partition of one thread, were verified 17 times
-        // in 109 s, against 6 times in 35 s with this (SlowRecordsIT). A dead instance's partitions move only after the
-        // group's
-        // session timeout (45 s), so its open transaction holds readers back no longer than that.
-        props.put(
-                StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
-                STREAMS_TRANSACTION_TIMEOUT_MS);
         int smallestLimit = Math.min(limits.receiptBytes(), limits.deadLetterBytes());
         props.put(
                 StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG),
-                Math.max(16 * 1024, Math.min(STREAMS_BATCH_BYTES, smallestLimit - BATCH_HEADROOM_BYTES)));
+                Math.max(1024, Math.min(STREAMS_BATCH_BYTES, smallestLimit - BATCH_HEADROOM_BYTES)));
         if (!settings.eagerCommitAge().isZero() && !settings.eagerCommitGap().isZero()) {
             // A request held by the gap is committed by a punctuator, which runs only when the stream
             // thread's loop comes round: its poll must not block longer than the gap.

@@ -58,7 +58,12 @@ final class TopicProvisioner {
                 existing,
                 new NewTopic(topics.receipts(), Optional.of(partitions), replicationFactor)
                         .configs(with(
-                                replicated, TopicConfig.RETENTION_MS_CONFIG, Long.toString(retention.receiptsMs()))));
+                                replicated,
+                                // Set, not left to the broker's message.max.bytes, which may be smaller.
+                                TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                                Integer.toString(KAFKA_DEFAULT_MAX_MESSAGE_BYTES),
+                                TopicConfig.RETENTION_MS_CONFIG,
+                                Long.toString(retention.receiptsMs()))));
         add(
                 missing,
                 existing,

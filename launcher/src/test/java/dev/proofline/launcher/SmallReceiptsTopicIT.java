@@ -1,7 +1,6 @@
 package dev.proofline.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.Conformance;
 import dev.proofline.attestor.StrictJson;
@@ -75,7 +74,6 @@ class SmallReceiptsTopicIT {
                     small.put("task_id", "after-" + i);
                     HttpResponse<String> next = verify(http, node, small.toString());
                     assertEquals(200, next.statusCode(), next.body());
-                    assertTrue(next.body().length() < LIMIT);
                 }
             }
         }

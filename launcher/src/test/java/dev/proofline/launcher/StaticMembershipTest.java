@@ -56,6 +56,29 @@ class StaticMembershipTest {
         assertTrue((int) small.get(batchSize) < deadLetterLimit);
     }
 
+    /** A receipts topic made small by its operator bounds the batch too; the largest receipt still leaves the producer. */
+    @Test
+    void streamsProducersFitEveryRecordTheyWriteAndTheirTransactionsOutlastASlowPass() throws Exception {
+        Map<String, String> all =
+                new java.util.HashMap<>(Map.of("data-dir", tmp.toString(), "max.request.bytes", "1024"));
+        ProoflineSettings settings = ProoflineSettings.resolve(ProoflineConfig.load(all, Map.of()), tmp);
+        Properties props = ProoflineNode.streamsProperties(
+                settings,
+                "127.0.0.1:9092",
+                InstanceId.of(settings.dataDir()),
+                Map.of(),
+                new dev.proofline.topology.TopicLimits(20_000, Integer.MAX_VALUE));
+        assertEquals(20_000 - 1024, props.get(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG)));
+        assertTrue(
+                (int) props.get(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG))
+                        >= dev.proofline.topology.Receipts.LARGEST_RECORD_BYTES,
+                "a small max.request.bytes may still get the largest receipt");
+        assertEquals(
+                ProoflineNode.STREAMS_TRANSACTION_TIMEOUT_MS,
+                props.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)));
+        new StreamsConfig(props);
+    }
+
     private Properties streamsProperties(Map<String, String> flags) throws Exception {
         Map<String, String> all = new java.util.HashMap<>(flags);
         all.put("data-dir", tmp.toString());

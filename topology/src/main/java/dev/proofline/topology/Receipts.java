@@ -11,11 +11,12 @@ import tools.jackson.databind.node.ObjectNode;
 /** A signed receipt as a topic record: routing fields beside the exact signed JSON. */
 public final class Receipts {
     /**
-     * Room for everything in a receipt record but its signed JSON: the ids, hashes and correlation id
-     * beside it (each at most a few hundred bytes, the correlation id 1 KiB, twice with its header)
-     * and the record's own framing.
+     * Room for everything in a receipt record but its signed JSON, about 5 KiB at most: the key and
+     * the ids beside it (200 characters each, up to 800 bytes), the hashes, the submitter, the
+     * correlation id (1 KiB, twice with its header), the wire format's prefix and the record's and
+     * its batch's framing.
      */
-    static final int RECORD_ROOM_BYTES = 16 * 1024;
+    static final int RECORD_ROOM_BYTES = 8 * 1024;
 
     /** The largest receipt record: the largest signed receipt and the room around it. */
     public static final int LARGEST_RECORD_BYTES = ReceiptAssembler.LARGEST_RECEIPT_BYTES + RECORD_ROOM_BYTES;
