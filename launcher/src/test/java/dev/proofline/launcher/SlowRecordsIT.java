@@ -30,7 +30,8 @@ import tools.jackson.databind.node.ObjectNode;
  * again). Each request is verified once, and answered.
  */
 class SlowRecordsIT {
-    private static final int PARTITIONS = 6;
+    /** Room for 20 s of slow requests, one per partition, down to 2 s each. */
+    private static final int PARTITIONS = 11;
 
     @TempDir
     Path tmp;
