@@ -33,6 +33,10 @@ final class PrometheusMetrics
             .description("time to verify and sign one request")
             .publishPercentileHistogram()
             .register(registry);
+    private final Counter receiptsTooLarge = Counter.builder("proofline.receipts.too.large")
+            .description("requests dead-lettered (verification_failed) because their receipt was larger than the"
+                    + " receipts topic takes")
+            .register(registry);
     private final Counter threadsReplaced = Counter.builder("proofline.stream.threads.replaced")
             .description("stream threads that died outside any record and were replaced")
             .register(registry);
@@ -102,6 +106,11 @@ final class PrometheusMetrics
     public void verified(String result, long nanos) {
         ("pass".equals(result) ? passes : fails).increment();
         latency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void receiptTooLarge() {
+        receiptsTooLarge.increment();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.proofline.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.Conformance;
 import dev.proofline.attestor.StrictJson;
@@ -68,6 +69,20 @@ class SmallReceiptsTopicIT {
                 assertEquals(500, refused.statusCode(), refused.body());
                 JsonNode error = StrictJson.parse(refused.body());
                 assertEquals("verification_failed", error.get("code").asString());
+                String metrics = http.send(
+                                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/metrics"))
+                                        .header(
+                                                "Authorization",
+                                                "Bearer " + node.operatorToken().orElseThrow())
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .body();
+                assertTrue(
+                        metrics.contains("proofline_receipts_too_large_total 1.0"),
+                        "told apart from the verifier's own failures: "
+                                + metrics.lines()
+                                        .filter(l -> l.startsWith("proofline_receipts"))
+                                        .toList());
 
                 // The same partition (same agent) goes on: with the receipt written, it would be stuck.
                 for (int i = 0; i < 3; i++) {

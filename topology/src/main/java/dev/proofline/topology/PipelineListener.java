@@ -20,6 +20,12 @@ public interface PipelineListener {
     /** A record went to the dead-letter topic with this error code. */
     void deadLettered(String errorCode);
 
+    /**
+     * A receipt was larger than the receipts topic takes, so its request was dead-lettered
+     * ({@link #deadLettered} is told too): the operator's topic, not the verifier, is at fault.
+     */
+    default void receiptTooLarge() {}
+
     /** The calling stream thread starts on a record. */
     default void started() {}
 
@@ -39,6 +45,12 @@ public interface PipelineListener {
             public void deadLettered(String errorCode) {
                 first.deadLettered(errorCode);
                 second.deadLettered(errorCode);
+            }
+
+            @Override
+            public void receiptTooLarge() {
+                first.receiptTooLarge();
+                second.receiptTooLarge();
             }
 
             @Override

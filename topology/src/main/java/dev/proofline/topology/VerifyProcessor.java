@@ -109,6 +109,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                         source.partition(),
                         source.offset(),
                         limits.receiptBytes());
+                listener.receiptTooLarge();
                 deadLetter(request, value, source, ErrorDocument.verificationFailed());
                 return;
             }

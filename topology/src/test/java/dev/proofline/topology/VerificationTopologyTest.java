@@ -279,6 +279,19 @@ class VerificationTopologyTest {
         int receiptBytes = usual.getSignedJson().getBytes(StandardCharsets.UTF_8).length;
 
         for (int room : new int[] {receiptBytes - 1, receiptBytes}) {
+            java.util.concurrent.atomic.AtomicInteger tooLarge = new java.util.concurrent.atomic.AtomicInteger();
+            PipelineListener counting = new PipelineListener() {
+                @Override
+                public void verified(String result, long nanos) {}
+
+                @Override
+                public void deadLettered(String errorCode) {}
+
+                @Override
+                public void receiptTooLarge() {
+                    tooLarge.incrementAndGet();
+                }
+            };
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-small-receipts");
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -288,7 +301,7 @@ class VerificationTopologyTest {
                     engine,
                     serde,
                     Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC),
-                    PipelineListener.NONE,
+                    counting,
                     Attribution.open(IDS),
                     EagerCommit.NEVER,
                     new TopicLimits(Receipts.RECORD_ROOM_BYTES + room, Integer.MAX_VALUE));
@@ -309,6 +322,7 @@ class VerificationTopologyTest {
                     assertTrue(written.isEmpty(), "no receipt the topic would refuse");
                     assertEquals(1, dead.size(), "one dead letter instead");
                     assertEquals("verification_failed", header(dead.get(0), Headers.ERROR_CODE));
+                    assertEquals(1, tooLarge.get(), "counted apart from the verifier's own failures");
                     assertEquals("corr-big", header(dead.get(0), Headers.CORRELATION_ID), "its caller is answered");
                     assertArrayEquals(
                             request,
@@ -320,6 +334,7 @@ class VerificationTopologyTest {
                     assertEquals(1, written.size(), "a receipt that fits is written");
                     assertTrue(dead.isEmpty());
                     assertEquals(usual.getSignedJson(), written.get(0).value().getSignedJson());
+                    assertEquals(0, tooLarge.get());
                 }
             }
         }
