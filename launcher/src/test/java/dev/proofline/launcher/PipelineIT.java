@@ -324,15 +324,7 @@ class PipelineIT {
     @Test
     @Order(7)
     void metricsAreServedInThePrometheusTextFormat() throws Exception {
-        String metrics = java.net.http.HttpClient.newHttpClient()
-                .send(
-                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + "/metrics"))
-                                .header(
-                                        "Authorization",
-                                        "Bearer " + node.operatorToken().orElseThrow())
-                                .build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString())
-                .body();
+        String metrics = TestNodes.metrics(node);
         java.util.regex.Matcher passes = java.util.regex.Pattern.compile(
                         "proofline_verifications_total\\{result=\"pass\"} ([0-9.E]+)")
                 .matcher(metrics);

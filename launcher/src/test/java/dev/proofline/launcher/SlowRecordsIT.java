@@ -74,7 +74,7 @@ class SlowRecordsIT {
             }
             assertEquals(
                     slow + 1,
-                    verifications(http, node),
+                    verifications(node),
                     slow + " slow requests at once (each " + seconds + " s alone), each verified once");
         }
     }
@@ -113,15 +113,8 @@ class SlowRecordsIT {
         return List.of(byPartition);
     }
 
-    private static long verifications(HttpClient http, ProoflineNode node) throws Exception {
-        String metrics = http.send(
-                        HttpRequest.newBuilder(URI.create(node.httpUrl() + "/metrics"))
-                                .header(
-                                        "Authorization",
-                                        "Bearer " + node.operatorToken().orElseThrow())
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+    private static long verifications(ProoflineNode node) throws Exception {
+        String metrics = TestNodes.metrics(node);
         Matcher fails = Pattern.compile("proofline_verifications_total\\{result=\"fail\"} ([0-9.E]+)")
                 .matcher(metrics);
         assertTrue(fails.find(), metrics);

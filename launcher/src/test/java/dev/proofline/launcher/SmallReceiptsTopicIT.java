@@ -69,14 +69,7 @@ class SmallReceiptsTopicIT {
                 assertEquals(500, refused.statusCode(), refused.body());
                 JsonNode error = StrictJson.parse(refused.body());
                 assertEquals("verification_failed", error.get("code").asString());
-                String metrics = http.send(
-                                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/metrics"))
-                                        .header(
-                                                "Authorization",
-                                                "Bearer " + node.operatorToken().orElseThrow())
-                                        .build(),
-                                HttpResponse.BodyHandlers.ofString())
-                        .body();
+                String metrics = TestNodes.metrics(node);
                 assertTrue(
                         metrics.contains("proofline_receipts_too_large_total 1.0"),
                         "told apart from the verifier's own failures: "

@@ -1,5 +1,9 @@
 package dev.proofline.launcher;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -18,5 +22,18 @@ final class TestNodes {
         all.put("http.port", "0");
         all.put("data.dir", dir.resolve("node").toString());
         return ProoflineNode.start(ProoflineConfig.load(all, Map.of()), dir.resolve("unused"));
+    }
+
+    /** What {@code GET /metrics} answers the node's operator: Prometheus text. */
+    static String metrics(ProoflineNode node) throws Exception {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + "/metrics"))
+                                .header(
+                                        "Authorization",
+                                        "Bearer " + node.operatorToken().orElseThrow())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 }

@@ -221,14 +221,7 @@ class X402IT {
         assertEquals("payment_replayed", replayed.get("body").get("code").asString());
         assertEquals(payerBefore - PRICE, stack.balance(payer()), "a replay moves nothing");
 
-        String metrics = HTTP.send(
-                        HttpRequest.newBuilder(URI.create(node.httpUrl() + "/metrics"))
-                                .header(
-                                        "Authorization",
-                                        "Bearer " + node.operatorToken().orElseThrow())
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        String metrics = TestNodes.metrics(node);
         assertTrue(metrics.contains("proofline_payments_total{stage=\"settled\"} 1.0"), metrics);
         assertTrue(metrics.contains("proofline_payments_refused_total{code=\"payment_replayed\"}"), metrics);
     }

@@ -211,6 +211,25 @@ class VerificationTopologyTest {
         return out.get(0);
     }
 
+    /** The verification alone, writing to topics that take records of at most {@code limits}. */
+    private TopologyTestDriver limitedDriver(Clock clock, PipelineListener listener, TopicLimits limits) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-limited-topics");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        return new TopologyTestDriver(
+                VerificationTopology.addTo(
+                        new org.apache.kafka.streams.Topology(),
+                        TOPICS,
+                        engine,
+                        serde,
+                        clock,
+                        listener,
+                        Attribution.open(IDS),
+                        EagerCommit.NEVER,
+                        limits),
+                props);
+    }
+
     private static String header(TestRecord<byte[], byte[]> record, String name) {
         return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
@@ -292,20 +311,10 @@ class VerificationTopologyTest {
                     tooLarge.incrementAndGet();
                 }
             };
-            Properties props = new Properties();
-            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-small-receipts");
-            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-            org.apache.kafka.streams.Topology small = VerificationTopology.addTo(
-                    new org.apache.kafka.streams.Topology(),
-                    TOPICS,
-                    engine,
-                    serde,
+            try (TopologyTestDriver smallDriver = limitedDriver(
                     Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC),
                     counting,
-                    Attribution.open(IDS),
-                    EagerCommit.NEVER,
-                    new TopicLimits(Receipts.RECORD_ROOM_BYTES + room, Integer.MAX_VALUE));
-            try (TopologyTestDriver smallDriver = new TopologyTestDriver(small, props)) {
+                    new TopicLimits(Receipts.RECORD_ROOM_BYTES + room, Integer.MAX_VALUE))) {
                 RecordHeaders headers = new RecordHeaders();
                 headers.add(Headers.CORRELATION_ID, bytes("corr-big"));
                 smallDriver
@@ -347,20 +356,8 @@ class VerificationTopologyTest {
      */
     @Test
     void aDeadLetterLeavesOutWhatItsTopicCannotTake() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "proofline-small-dlq");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        org.apache.kafka.streams.Topology small = VerificationTopology.addTo(
-                new org.apache.kafka.streams.Topology(),
-                TOPICS,
-                engine,
-                serde,
-                Clock.systemUTC(),
-                PipelineListener.NONE,
-                Attribution.open(IDS),
-                EagerCommit.NEVER,
-                new TopicLimits(Integer.MAX_VALUE, 8192));
-        try (TopologyTestDriver smallDriver = new TopologyTestDriver(small, props)) {
+        try (TopologyTestDriver smallDriver =
+                limitedDriver(Clock.systemUTC(), PipelineListener.NONE, new TopicLimits(Integer.MAX_VALUE, 8192))) {
             TestInputTopic<byte[], byte[]> in =
                     smallDriver.createInputTopic(TOPICS.input(), new ByteArraySerializer(), new ByteArraySerializer());
             TestOutputTopic<byte[], byte[]> out = smallDriver.createOutputTopic(
