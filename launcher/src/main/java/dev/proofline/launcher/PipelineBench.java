@@ -5,9 +5,6 @@ import dev.proofline.contract.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,23 +130,24 @@ public final class PipelineBench {
             }
             Figures flat = null;
             try (ProoflineNode node = ProoflineNode.start(
-                    ProoflineConfig.load(
-                            Map.of(
-                                    "bootstrap.servers",
-                                    bootstrap,
-                                    "http.port",
-                                    "0",
-                                    "data.dir",
-                                    dir.resolve("node").toString(),
-                                    "application.id",
-                                    "bench-" + UUID.randomUUID(),
-                                    "streams.num.stream.threads",
-                                    Integer.toString(streamThreads),
-                                    // Task-level process latency, to print each sub-topology's cost.
-                                    "streams.metrics.recording.level",
-                                    "DEBUG"),
-                            System.getenv()),
-                    dir)) {
+                            ProoflineConfig.load(
+                                    Map.of(
+                                            "bootstrap.servers",
+                                            bootstrap,
+                                            "http.port",
+                                            "0",
+                                            "data.dir",
+                                            dir.resolve("node").toString(),
+                                            "application.id",
+                                            "bench-" + UUID.randomUUID(),
+                                            "streams.num.stream.threads",
+                                            Integer.toString(streamThreads),
+                                            // Task-level process latency, to print each sub-topology's cost.
+                                            "streams.metrics.recording.level",
+                                            "DEBUG"),
+                                    System.getenv()),
+                            dir);
+                    HttpLoad load = bench.httpLoad(node.httpUrl())) {
                 if (phases.contains(Phase.PIPELINE)
                         || phases.contains(Phase.PRELOADED)
                         || phases.contains(Phase.SIZES)) {
@@ -209,8 +207,8 @@ public final class PipelineBench {
                 String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
                 if (phases.contains(Phase.REST)) {
-                    IntFunction<HttpRequest> verify =
-                            n -> post(url + "/verify/schema", bench.requests[n % bench.requests.length], operator);
+                    IntFunction<HttpLoad.Call> verify = n ->
+                            HttpLoad.Call.post("/verify/schema", bench.requests[n % bench.requests.length], operator);
                     bench.untilJitQuiet(
                             "REST warm-up", 30, round -> bench.http("REST warm-up " + round, 50, 2_000, verify));
                     Figures lone = bench.http("REST POST /verify/schema, 1 client", 1, 300, verify);
@@ -272,20 +270,22 @@ public final class PipelineBench {
                     }
                     bench.untilJitQuiet("reads warm-up", 6, round -> {
                         bench.http(
-                                "reads warm-up " + round, 50, 2_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
-                        bench.http("reads warm-up " + round, 50, 1_000, n -> get(url + "/agents?limit=50"));
+                                "reads warm-up " + round,
+                                50,
+                                2_000,
+                                n -> HttpLoad.Call.get("/score/bench-agent-" + (n % 50)));
+                        bench.http("reads warm-up " + round, 50, 1_000, n -> HttpLoad.Call.get("/agents?limit=50"));
                     });
-                    Figures scores =
-                            bench.http("REST GET /score", 50, 20_000, n -> get(url + "/score/bench-agent-" + (n % 50)));
-                    Figures leaderboard = bench.http("REST GET /agents", 50, 5_000, n -> get(url + "/agents?limit=50"));
+                    Figures scores = bench.http(
+                            "REST GET /score", 50, 20_000, n -> HttpLoad.Call.get("/score/bench-agent-" + (n % 50)));
+                    Figures leaderboard =
+                            bench.http("REST GET /agents", 50, 5_000, n -> HttpLoad.Call.get("/agents?limit=50"));
                     Figures recent = bench.http(
                             "REST GET /agents/{id}/receipts",
                             50,
                             2_000,
-                            n -> HttpRequest.newBuilder(
-                                            URI.create(url + "/agents/bench-agent-" + (n % 50) + "/receipts"))
-                                    .header("Authorization", "Bearer " + operator) // receipts are for operators
-                                    .build());
+                            n -> HttpLoad.Call.get( // receipts are for operators
+                                    "/agents/bench-agent-" + (n % 50) + "/receipts", operator));
                     report.add(String.format(
                             "REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms",
                             scores.rate(), scores.percentile(0.50), scores.percentile(0.99)));
@@ -302,7 +302,7 @@ public final class PipelineBench {
                                 "REST GET /agents, " + (agents + 50) + " agents",
                                 50,
                                 5_000,
-                                n -> get(url + "/agents?limit=50"));
+                                n -> HttpLoad.Call.get("/agents?limit=50"));
                         report.add(String.format(
                                 "REST GET /agents (%,d agents), 50 clients %,6.0f answers/s  p50 %d ms, p99 %d ms"
                                         + "  (cost %.2fx that of 50 agents)",
@@ -797,63 +797,37 @@ public final class PipelineBench {
     }
 
     /**
-     * {@code clients} threads, each sending its next request as soon as the last is answered, until
-     * {@code count} answers; {@code request} makes the n-th request.
+     * {@code clients} connections, each sending its next request as soon as the last is answered,
+     * until {@code count} answers; {@code call} makes the n-th request.
      */
-    private Figures http(String name, int clients, int count, IntFunction<HttpRequest> request) throws Exception {
-        HttpClient client = HttpClient.newBuilder()
-                .executor(java.util.concurrent.Executors.newFixedThreadPool(4))
-                .build();
-        AtomicLong next = new AtomicLong();
-        long[] latencies = new long[count];
-        AtomicLong failures = new AtomicLong();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+    private Figures http(String name, int clients, int count, IntFunction<HttpLoad.Call> call) throws Exception {
         long start = System.nanoTime();
-        for (int c = 0; c < clients; c++) {
-            pool.submit(() -> {
-                for (long i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
-                    int n = (int) i;
-                    long sentAt = System.nanoTime();
-                    try {
-                        int status = client.send(request.apply(n), HttpResponse.BodyHandlers.discarding())
-                                .statusCode();
-                        if (status != 200) {
-                            failures.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        failures.incrementAndGet();
-                    }
-                    latencies[n] = (System.nanoTime() - sentAt) / 1_000_000;
-                }
-                return null;
-            });
-        }
-        pool.shutdown();
-        while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
-            double elapsed = (System.nanoTime() - start) / 1e9;
-            progress.update(String.format(
-                    "%s: %,d/%,d answered  %,.0f/s",
-                    name, Math.min(next.get(), count), count, Math.min(next.get(), count) / elapsed));
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        Arrays.sort(latencies);
-        Figures figures = new Figures(name, count, seconds, latencies);
+        AtomicLong sent = new AtomicLong();
+        HttpLoad.Result result = load.run(
+                clients,
+                count,
+                n -> {
+                    sent.set(n);
+                    return call.apply(n);
+                },
+                () -> {
+                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    progress.update(
+                            String.format("%s: %,d/%,d sent  %,.0f/s", name, sent.get(), count, sent.get() / elapsed));
+                });
+        Figures figures = new Figures(name, count, result.seconds(), result.latenciesMillis());
         progress.done(String.format(
                 "%s: %,d answers in %.1f s, %,.0f/s, %d not 200",
-                name, count, seconds, figures.rate(), failures.get()));
+                name, count, result.seconds(), figures.rate(), result.failures()));
         return figures;
     }
 
-    private static HttpRequest get(String url) {
-        return HttpRequest.newBuilder(URI.create(url)).build();
-    }
+    /** The HTTP clients of every REST phase, kept open from phase to phase as a client's pool would. */
+    private HttpLoad load;
 
-    /** With the operator's key: the bench measures verification, not the free allowance (unlimited here). */
-    private static HttpRequest post(String url, byte[] body, String operatorToken) {
-        return HttpRequest.newBuilder(URI.create(url))
-                .header("Authorization", "Bearer " + operatorToken)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build();
+    private HttpLoad httpLoad(String url) throws IOException {
+        load = new HttpLoad(URI.create(url));
+        return load;
     }
 
     private void produce(String bootstrap, String topic, AtomicLong sent, int count, int perSecond) {
