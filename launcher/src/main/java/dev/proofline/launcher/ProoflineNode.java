@@ -362,7 +362,13 @@ public final class ProoflineNode implements AutoCloseable {
                     credential,
                     new ClientAddresses(settings.access().trustedProxies()),
                     new CorsPolicy(settings.access().corsOrigins()));
-            HttpServer http = HttpServer.start(settings.host(), httpPort, settings.maxRequestBytes(), access, routes);
+            HttpServer http = HttpServer.start(
+                    settings.host(),
+                    httpPort,
+                    settings.maxRequestBytes(),
+                    settings.connections().httpConnections(),
+                    access,
+                    routes);
             resources.add(http); // stops early: no new requests while the rest stops
             resources.add(liveFeed); // stops first: nothing is sent to connections the server is closing
 

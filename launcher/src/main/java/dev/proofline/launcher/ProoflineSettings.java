@@ -108,6 +108,7 @@ public record ProoflineSettings(
                         Settings.RECEIPTS_RETENTION_MS.in(config),
                         Settings.DEAD_LETTER_RETENTION_MS.in(config)),
                 new ConnectionLimits(
+                        Settings.HTTP_MAX_CONNECTIONS.in(config),
                         Settings.FEED_MAX_CLIENTS.in(config),
                         Settings.FEED_MAX_CONNECTED.in(config),
                         Settings.MCP_MAX_CONNECTIONS.in(config),
@@ -173,7 +174,8 @@ public record ProoflineSettings(
     public record TopicRetention(long inputMs, long receiptsMs, long deadLetterMs) {}
 
     /** How many long-lived connections one instance holds, and for how long. */
-    public record ConnectionLimits(int feedClients, Duration feedConnected, int mcpConnections, int mcpSessions) {}
+    public record ConnectionLimits(
+            int httpConnections, int feedClients, Duration feedConnected, int mcpConnections, int mcpSessions) {}
 
     private static PaymentTerms paymentTerms(ProoflineConfig config) {
         Optional<String> facilitator = Settings.PAYMENT_FACILITATOR_URL.valueIn(config);

@@ -162,6 +162,13 @@ public final class Settings {
             "2592000000",
             "how long refused records stay on the dead-letter topic" + " (30 days)");
 
+    public static final Setting<Integer> HTTP_MAX_CONNECTIONS = Setting.integer(
+            "http.max.connections",
+            2_000,
+            1,
+            1_000_000,
+            "HTTP connections one instance holds open; at the limit new ones wait in the backlog until one"
+                    + " closes, and idle ones close after 5 s instead of 30 s");
     public static final Setting<Integer> FEED_MAX_CLIENTS = Setting.integer(
             "http.feed.max.clients",
             256,
@@ -272,6 +279,7 @@ public final class Settings {
             INPUT_RETENTION_MS,
             RECEIPTS_RETENTION_MS,
             DEAD_LETTER_RETENTION_MS,
+            HTTP_MAX_CONNECTIONS,
             FEED_MAX_CLIENTS,
             FEED_MAX_CONNECTED,
             MCP_MAX_CONNECTIONS,

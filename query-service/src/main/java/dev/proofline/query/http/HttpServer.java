@@ -34,14 +34,25 @@ public final class HttpServer implements AutoCloseable {
         this.javalin = javalin;
     }
 
-    public static HttpServer start(String host, int port, int maxRequestBytes, Filter access, List<RouteGroup> groups) {
+    /**
+     * Rows of Jetty's per-connection cache of repeated header lines (Jetty's default is 1,024, about
+     * 100 KB a connection; 256 still holds the few lines a client repeats, at a quarter of that).
+     */
+    private static final int HEADER_CACHE_ROWS = 256;
+
+    public static HttpServer start(
+            String host, int port, int maxRequestBytes, int maxConnections, Filter access, List<RouteGroup> groups) {
         Javalin javalin = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             // Bodies without a declared length are read up to twice the limit, so the verify
             // route still answers with the exact size; past that Javalin stops reading.
             cfg.http.maxRequestSize = 2L * maxRequestBytes;
             cfg.http.prefer405over404 = true;
-            cfg.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages(maxRequestBytes)));
+            cfg.jetty.modifyServer(server -> {
+                server.setErrorHandler(new JsonErrorPages(maxRequestBytes));
+                server.addBean(new ConnectionCap(maxConnections, server));
+            });
+            cfg.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(HEADER_CACHE_ROWS));
             // Before every servlet (Javalin's and MCP's), so no route runs before access is decided.
             cfg.jetty.modifyServletContextHandler(context -> {
                 FilterHolder head = new FilterHolder(new HeadAsGet());
