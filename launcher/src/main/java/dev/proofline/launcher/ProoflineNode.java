@@ -365,8 +365,10 @@ public final class ProoflineNode implements AutoCloseable {
             HttpServer http = HttpServer.start(
                     settings.host(),
                     httpPort,
-                    settings.maxRequestBytes(),
-                    settings.connections().httpConnections(),
+                    new HttpServer.Limits(
+                            settings.maxRequestBytes(),
+                            settings.connections().httpConnections(),
+                            settings.connections().httpThreads()),
                     access,
                     routes);
             resources.add(http); // stops early: no new requests while the rest stops

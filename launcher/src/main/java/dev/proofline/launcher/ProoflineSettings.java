@@ -109,6 +109,7 @@ public record ProoflineSettings(
                         Settings.DEAD_LETTER_RETENTION_MS.in(config)),
                 new ConnectionLimits(
                         Settings.HTTP_MAX_CONNECTIONS.in(config),
+                        Settings.HTTP_MAX_THREADS.in(config),
                         Settings.FEED_MAX_CLIENTS.in(config),
                         Settings.FEED_MAX_CONNECTED.in(config),
                         Settings.MCP_MAX_CONNECTIONS.in(config),
@@ -175,7 +176,12 @@ public record ProoflineSettings(
 
     /** How many long-lived connections one instance holds, and for how long. */
     public record ConnectionLimits(
-            int httpConnections, int feedClients, Duration feedConnected, int mcpConnections, int mcpSessions) {}
+            int httpConnections,
+            int httpThreads,
+            int feedClients,
+            Duration feedConnected,
+            int mcpConnections,
+            int mcpSessions) {}
 
     private static PaymentTerms paymentTerms(ProoflineConfig config) {
         Optional<String> facilitator = Settings.PAYMENT_FACILITATOR_URL.valueIn(config);

@@ -169,6 +169,13 @@ public final class Settings {
             1_000_000,
             "HTTP connections one instance holds open; at the limit new ones wait in the backlog until one"
                     + " closes, and idle ones close after 5 s instead of 30 s");
+    public static final Setting<Integer> HTTP_MAX_THREADS = Setting.integer(
+            "http.max.threads",
+            1_024,
+            16,
+            100_000,
+            "threads serving HTTP requests; a REST verification holds one until its receipt is committed, so"
+                    + " this also caps the verifications in flight (more wait for a thread)");
     public static final Setting<Integer> FEED_MAX_CLIENTS = Setting.integer(
             "http.feed.max.clients",
             256,
@@ -280,6 +287,7 @@ public final class Settings {
             RECEIPTS_RETENTION_MS,
             DEAD_LETTER_RETENTION_MS,
             HTTP_MAX_CONNECTIONS,
+            HTTP_MAX_THREADS,
             FEED_MAX_CLIENTS,
             FEED_MAX_CONNECTED,
             MCP_MAX_CONNECTIONS,

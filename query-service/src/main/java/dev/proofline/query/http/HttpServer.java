@@ -12,6 +12,7 @@ import java.util.EnumSet;
 import java.util.List;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,17 +41,33 @@ public final class HttpServer implements AutoCloseable {
      */
     private static final int HEADER_CACHE_ROWS = 256;
 
-    public static HttpServer start(
-            String host, int port, int maxRequestBytes, int maxConnections, Filter access, List<RouteGroup> groups) {
+    private static final int MIN_THREADS = 8;
+
+    /**
+     * What one instance's HTTP server takes at most.
+     *
+     * @param requestBytes a request body's size ({@code max.request.bytes})
+     * @param connections connections held open ({@code http.max.connections})
+     * @param threads threads serving requests ({@code http.max.threads}): a verification holds one
+     *     until its receipt is committed, so this also caps the verifications in flight
+     */
+    public record Limits(int requestBytes, int connections, int threads) {}
+
+    public static HttpServer start(String host, int port, Limits limits, Filter access, List<RouteGroup> groups) {
+        int maxRequestBytes = limits.requestBytes();
         Javalin javalin = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
+            // Idle threads end after a minute; the name is the one Javalin gives its own pool.
+            QueuedThreadPool threads = new QueuedThreadPool(limits.threads(), MIN_THREADS, 60_000);
+            threads.setName("JettyServerThreadPool");
+            cfg.jetty.threadPool = threads;
             // Bodies without a declared length are read up to twice the limit, so the verify
             // route still answers with the exact size; past that Javalin stops reading.
             cfg.http.maxRequestSize = 2L * maxRequestBytes;
             cfg.http.prefer405over404 = true;
             cfg.jetty.modifyServer(server -> {
                 server.setErrorHandler(new JsonErrorPages(maxRequestBytes));
-                server.addBean(new ConnectionCap(maxConnections, server));
+                server.addBean(new ConnectionCap(limits.connections(), server));
             });
             cfg.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(HEADER_CACHE_ROWS));
             // Before every servlet (Javalin's and MCP's), so no route runs before access is decided.
