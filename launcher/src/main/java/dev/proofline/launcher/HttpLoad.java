@@ -83,7 +83,7 @@ final class HttpLoad implements Closeable {
         long start = System.nanoTime();
         long lastTick = start;
         for (int c = 0; c < connections; c++) {
-            idle.poll().send(next, call.apply(next));
+            sendOnKept(idle.poll(), next, call.apply(next));
             next++;
         }
         while (answered < count) {
@@ -119,7 +119,7 @@ final class HttpLoad implements Closeable {
                     connection = connect();
                 }
                 if (next < count) {
-                    connection.send(next, call.apply(next));
+                    sendOnKept(connection, next, call.apply(next));
                     next++;
                 } else {
                     connection.key.interestOps(0);
@@ -146,14 +146,29 @@ final class HttpLoad implements Closeable {
         selector.close();
     }
 
+    /** Sends on a kept connection, or on a new one if the server has closed it meanwhile. */
+    private void sendOnKept(Connection connection, int n, Call call) throws IOException {
+        try {
+            connection.send(n, call);
+        } catch (IOException closed) {
+            connection.close();
+            connect().send(n, call);
+        }
+    }
+
     private Connection connect() throws IOException {
         SocketChannel channel = SocketChannel.open();
-        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        channel.connect(new InetSocketAddress(host, port));
-        channel.configureBlocking(false);
-        Connection connection = new Connection(channel);
-        connection.key = channel.register(selector, 0, connection);
-        return connection;
+        try {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.connect(new InetSocketAddress(host, port));
+            channel.configureBlocking(false);
+            Connection connection = new Connection(channel);
+            connection.key = channel.register(selector, 0, connection);
+            return connection;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
     }
 
     /** One keep-alive connection: at most one request in flight. */
@@ -233,6 +248,9 @@ final class HttpLoad implements Closeable {
             String lower = head.toLowerCase(java.util.Locale.ROOT);
             connection.mustClose = lower.contains("\r\nconnection: close");
             int bodyStart = headEnd + 4;
+            if (status < 200 || status == 204 || status == 304) {
+                return status; // never a body (RFC 9112, section 6.3); an interim 1xx is not expected here
+            }
             int contentLength = lower.indexOf("\r\ncontent-length:");
             if (contentLength >= 0) {
                 int valueEnd = lower.indexOf("\r\n", contentLength + 2);

@@ -227,7 +227,7 @@ public final class PipelineBench {
                     report.add(restCommits.line("REST, 50 clients", rest.records(), rest.seconds()));
                     report.add(restRequests.line("REST, 50 clients", rest.records()));
                     // 500 clients need ten times the server's threads, and paths the JIT has not seen at 50
-                    // (a full thread pool, queued connections): warmed up on their own, measured after.
+                    // (hundreds of threads waiting at once, larger transactions): warmed up on their own.
                     bench.untilJitQuiet(
                             "REST warm-up, 500 clients",
                             5,

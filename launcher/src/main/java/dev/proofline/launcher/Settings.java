@@ -174,8 +174,9 @@ public final class Settings {
             1_024,
             16,
             100_000,
-            "threads serving HTTP requests; a REST verification holds one until its receipt is committed, so"
-                    + " this also caps the verifications in flight (more wait for a thread)");
+            "threads serving HTTP requests (Jetty's acceptor and selector among them); a REST verification"
+                    + " holds one until its receipt is committed, so this also bounds the verifications in flight"
+                    + " (more wait for a thread)");
     public static final Setting<Integer> FEED_MAX_CLIENTS = Setting.integer(
             "http.feed.max.clients",
             256,

@@ -22,10 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One instance holds at most {@code http.max.connections} HTTP connections: a connection past the
  * cap is not served until another closes, and while the cap holds idle connections are closed
- * after 5 s, so the waiting one is served without anyone letting go.
+ * after 5 s, so the waiting one is served without anyone letting go. A cap of one is the hard
+ * case: the only connection held is the one that reached the cap, still being accepted when it
+ * did, which Jetty alone would leave on the usual 30 s.
  */
 class HttpConnectionCapIT {
-    private static final int CAP = 3;
+    private static final int CAP = 1;
 
     @TempDir
     static Path tmp;
@@ -54,7 +56,7 @@ class HttpConnectionCapIT {
                 Socket socket = new Socket(server.getHost(), server.getPort());
                 held.add(socket);
                 socket.setSoTimeout(10_000);
-                assertEquals(200, askForHealth(socket), "within the cap, served at once");
+                assertEquals(200, ask(socket), "within the cap, served at once");
             }
             try (Socket waiting = new Socket(server.getHost(), server.getPort())) {
                 held.add(waiting);
@@ -64,12 +66,14 @@ class HttpConnectionCapIT {
                         SocketTimeoutException.class,
                         () -> waiting.getInputStream().read(),
                         "past the cap the request waits, unread");
-                // Nobody lets go: at the cap idle connections are closed after 5 s instead of 30 s.
+                // Nobody lets go: at the cap idle connections are closed after 5 s instead of 30 s. This
+                // client ignores the server's half-close, so Jetty cuts it off one timeout later: about
+                // 10 s in all, against a minute with the usual timeout.
                 long start = System.nanoTime();
-                waiting.setSoTimeout(20_000);
+                waiting.setSoTimeout(28_000);
                 assertEquals(200, readStatus(waiting.getInputStream()));
                 long waitedMillis = (System.nanoTime() - start) / 1_000_000;
-                assertTrue(waitedMillis < 15_000, "served after " + waitedMillis + " ms");
+                assertTrue(waitedMillis < 25_000, "served after " + waitedMillis + " ms");
                 int closedByTheServer = 0;
                 for (Socket idle : held.subList(0, CAP)) {
                     idle.setSoTimeout(1_000);
@@ -78,10 +82,10 @@ class HttpConnectionCapIT {
                             closedByTheServer++;
                         }
                     } catch (SocketTimeoutException stillOpen) {
-                        // kept: the cap needed only one
+                        // kept open: counted as not closed
                     }
                 }
-                assertTrue(closedByTheServer >= 1, "an idle connection was closed to make room");
+                assertEquals(CAP, closedByTheServer, "the idle connection was closed to make room");
             }
         } finally {
             for (Socket socket : held) {
@@ -101,13 +105,15 @@ class HttpConnectionCapIT {
                 sockets.add(socket);
                 send(socket);
             }
+            // Served one after another, each about 10 s after the last (5 s idle, then 5 s more for a
+            // client that ignores the half-close); with the usual 30 s the second alone takes a minute.
             long start = System.nanoTime();
             for (Socket socket : sockets) {
-                socket.setSoTimeout(25_000);
+                socket.setSoTimeout(28_000);
                 assertEquals(200, readStatus(socket.getInputStream()));
             }
             long waitedMillis = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(waitedMillis < 20_000, "all served after " + waitedMillis + " ms, not after 30 s idle");
+            assertTrue(waitedMillis < 30_000, "all served after " + waitedMillis + " ms");
         } finally {
             for (Socket socket : sockets) {
                 socket.close();
@@ -115,14 +121,16 @@ class HttpConnectionCapIT {
         }
     }
 
-    private static int askForHealth(Socket socket) throws IOException {
+    private static int ask(Socket socket) throws IOException {
         send(socket);
         return readStatus(socket.getInputStream());
     }
 
     private static void send(Socket socket) throws IOException {
         socket.getOutputStream()
-                .write("GET /health HTTP/1.1\r\nHost: proofline\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                // A document the node answers without asking Kafka: the waits measured here are the cap's.
+                .write("GET /.well-known/agent-card.json HTTP/1.1\r\nHost: proofline\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
         socket.getOutputStream().flush();
     }
 

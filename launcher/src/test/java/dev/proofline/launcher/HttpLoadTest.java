@@ -6,13 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -22,17 +27,24 @@ import org.junit.jupiter.api.Test;
 /** The bench's load generator against the JDK's own HTTP server: framing, failures, kept connections. */
 class HttpLoadTest {
     private HttpServer server;
+    private ExecutorService executor;
     private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
     private final AtomicInteger postsWithTheirBody = new AtomicInteger();
 
     @BeforeEach
     void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(Executors.newFixedThreadPool(4));
+        executor = Executors.newFixedThreadPool(4);
+        server.setExecutor(executor);
         server.createContext("/fixed", exchange -> answer(exchange, 200, 512, false));
         server.createContext("/chunked", exchange -> answer(exchange, 200, 0, false));
         server.createContext("/close", exchange -> answer(exchange, 200, 64, true));
         server.createContext("/missing", exchange -> answer(exchange, 404, 32, false));
+        server.createContext("/nothing", exchange -> {
+            clientPorts.add(exchange.getRemoteAddress().getPort());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
         server.createContext("/post", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             String auth = exchange.getRequestHeaders().getFirst("Authorization");
@@ -50,6 +62,7 @@ class HttpLoadTest {
     @AfterEach
     void stop() {
         server.stop(0);
+        executor.shutdownNow();
     }
 
     private void answer(HttpExchange exchange, int status, int length, boolean close) throws IOException {
@@ -72,11 +85,11 @@ class HttpLoadTest {
 
     @Test
     void countsEveryAnswerWhateverItsFramingAndTheOnesThatAreNot200() throws IOException {
-        String[] paths = {"/fixed", "/chunked", "/close", "/missing"};
+        String[] paths = {"/fixed", "/chunked", "/close", "/missing", "/nothing"};
         try (HttpLoad load = new HttpLoad(base())) {
-            HttpLoad.Result result = load.run(8, 400, n -> HttpLoad.Call.get(paths[n % 4]), () -> {});
-            assertEquals(400, result.latenciesMillis().length);
-            assertEquals(100, result.failures(), "one in four answers is a 404");
+            HttpLoad.Result result = load.run(8, 500, n -> HttpLoad.Call.get(paths[n % 5]), () -> {});
+            assertEquals(500, result.latenciesMillis().length);
+            assertEquals(200, result.failures(), "one in five answers is a 404, one a 204");
             assertTrue(result.latenciesMillis()[0] >= 0);
         }
     }
@@ -102,6 +115,47 @@ class HttpLoadTest {
             assertEquals(0, result.failures());
         }
         assertEquals(50, clientPorts.size(), "a new connection for each request after a Connection: close");
+    }
+
+    @Test
+    void sendsAgainOnANewConnectionWhenTheServerClosedAKeptOneBetweenRuns() throws Exception {
+        // A server that answers one request per connection and then closes it without saying so,
+        // as Jetty does with a connection idle past its timeout.
+        AtomicInteger accepted = new AtomicInteger();
+        try (ServerSocket oneShot = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread serving = new Thread(() -> {
+                while (!oneShot.isClosed()) {
+                    try (Socket socket = oneShot.accept()) {
+                        accepted.incrementAndGet();
+                        InputStream in = socket.getInputStream();
+                        StringBuilder head = new StringBuilder();
+                        while (!head.toString().endsWith("\r\n\r\n")) {
+                            int b = in.read();
+                            if (b < 0) {
+                                break;
+                            }
+                            head.append((char) b);
+                        }
+                        socket.getOutputStream()
+                                .write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        // closed at the end of the test
+                    }
+                }
+            });
+            serving.setDaemon(true);
+            serving.start();
+            URI server = URI.create("http://127.0.0.1:" + oneShot.getLocalPort());
+            try (HttpLoad load = new HttpLoad(server)) {
+                assertEquals(
+                        0, load.run(1, 1, n -> HttpLoad.Call.get("/"), () -> {}).failures());
+                HttpLoad.Result second = load.run(1, 3, n -> HttpLoad.Call.get("/"), () -> {});
+                assertEquals(0, second.failures(), "each closed connection replaced, its request sent again");
+                assertEquals(3, second.latenciesMillis().length);
+            }
+        }
+        assertEquals(4, accepted.get(), "one connection per answer");
     }
 
     @Test
