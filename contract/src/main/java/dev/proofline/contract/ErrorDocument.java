@@ -180,6 +180,14 @@ public record ErrorDocument(
                 List.of());
     }
 
+    public static ErrorDocument verificationsBusy() {
+        return new ErrorDocument(
+                ErrorCode.SERVER_BUSY,
+                "This instance holds as many requests waiting for their receipts as it is set to"
+                        + " (verify.max.waiting.mb).",
+                List.of());
+    }
+
     public static ErrorDocument notReady() {
         return new ErrorDocument(
                 ErrorCode.NOT_READY, "Scores are not queryable right now (rebalancing or restoring).", List.of());

@@ -10,6 +10,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
@@ -54,6 +55,9 @@ final class HttpLoad implements Closeable {
         }
     }
 
+    /** A bench that waits this long for any answer reports the stall instead of hanging. */
+    private static final Duration STALLED_AFTER = Duration.ofSeconds(60);
+
     private final String host;
     private final int port;
     private final Selector selector;
@@ -86,6 +90,7 @@ final class HttpLoad implements Closeable {
             sendOnKept(idle.poll(), next, call.apply(next));
             next++;
         }
+        long lastAnswer = start;
         while (answered < count) {
             selector.select(100);
             Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
@@ -111,6 +116,7 @@ final class HttpLoad implements Closeable {
                 }
                 latencies[connection.n] = (System.nanoTime() - connection.sentAt) / 1_000_000;
                 answered++;
+                lastAnswer = System.nanoTime();
                 if (status != 200) {
                     failures++;
                 }
@@ -130,6 +136,10 @@ final class HttpLoad implements Closeable {
             if (now - lastTick > 1_000_000_000L) {
                 tick.run();
                 lastTick = now;
+            }
+            if (now - lastAnswer > STALLED_AFTER.toNanos()) {
+                throw new IOException("no answer in " + STALLED_AFTER.toSeconds() + " s, " + (next - answered)
+                        + " requests waiting: the server has stalled");
             }
         }
         long[] sorted = Arrays.copyOf(latencies, count);

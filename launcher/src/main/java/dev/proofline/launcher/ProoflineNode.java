@@ -37,6 +37,7 @@ import dev.proofline.query.score.ScoreAnswers;
 import dev.proofline.query.score.ScoreQueries;
 import dev.proofline.query.tlog.PublishedLog;
 import dev.proofline.query.verify.VerificationFrontDoor;
+import dev.proofline.query.verify.WaitingBytes;
 import dev.proofline.reputation.AgentRankings;
 import dev.proofline.reputation.ReputationTopology;
 import dev.proofline.reputation.query.AgentDirectory;
@@ -298,6 +299,7 @@ public final class ProoflineNode implements AutoCloseable {
                     settings.verifyTimeout(),
                     stamp,
                     ids,
+                    new WaitingBytes(settings.maxWaitingBytes()),
                     recentReceipts::answered);
             Admin healthAdmin = resources.add(Admin.create(client));
             InstanceCredential credential = new InstanceCredential(secret);

@@ -68,6 +68,13 @@ public final class Settings {
             "verify.timeout.seconds",
             10,
             "how long POST /verify/schema waits for its receipt before answering 504 receipt_pending");
+    public static final Setting<Integer> VERIFY_MAX_WAITING_MB = Setting.integer(
+            "verify.max.waiting.mb",
+            128,
+            1,
+            1_000_000,
+            "request bytes the REST and MCP verifications of one instance may hold while they wait for their"
+                    + " receipts; past it a request gets 503 server_busy before it is published or paid for");
     public static final Setting<Duration> RECEIPT_INDEX_RETENTION = Setting.hours(
             "receipts.index.retention.hours",
             168,
@@ -273,6 +280,7 @@ public final class Settings {
             TOPICS_MIN_INSYNC_REPLICAS,
             MAX_REQUEST_BYTES,
             VERIFY_TIMEOUT,
+            VERIFY_MAX_WAITING_MB,
             VERIFY_BUDGET_STEPS,
             VERIFY_FORMAT_ASSERTION,
             VERIFY_EAGER_COMMIT_MS,

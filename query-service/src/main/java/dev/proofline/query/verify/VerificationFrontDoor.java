@@ -32,7 +32,9 @@ import tools.jackson.databind.JsonNode;
  * the size limit, 422 when invalid, nothing published), then published to the input topic with a
  * correlation id, and the answer is the receipt the pipeline signs for it, read back from the
  * receipts topic. A timeout is 504 {@code receipt_pending}: the request is not lost. If Kafka does
- * not take the request in time, the answer is 503 {@code broker_unavailable}, never a bare 500.
+ * not take the request in time, the answer is 503 {@code broker_unavailable}, never a bare 500; if
+ * the requests already waiting hold all the room they may ({@link WaitingBytes}), 503
+ * {@code server_busy}.
  */
 public final class VerificationFrontDoor {
     private static final Logger LOG = LoggerFactory.getLogger(VerificationFrontDoor.class);
@@ -46,6 +48,7 @@ public final class VerificationFrontDoor {
     private final SubmitterStamp stamp;
     private final VerificationIds ids;
     private final Answered answered;
+    private final WaitingBytes waiting;
 
     /** Told of each receipt a caller is answered with: its verification id, agent and where it is. */
     @FunctionalInterface
@@ -62,8 +65,10 @@ public final class VerificationFrontDoor {
             Duration timeout,
             SubmitterStamp stamp,
             VerificationIds ids,
+            WaitingBytes waiting,
             Answered answered) {
         this.answered = answered;
+        this.waiting = waiting;
         this.stamp = stamp;
         this.ids = ids;
         this.parser = parser;
@@ -101,16 +106,23 @@ public final class VerificationFrontDoor {
         if (outcome instanceof ParseOutcome.Invalid invalid) {
             return Answer.error(invalid.error());
         }
-        Admission.Decision decision = admission.admit();
-        if (decision instanceof Admission.Decision.Refuse refuse) {
-            return refuse.answer();
+        if (!waiting.take(body.length)) {
+            return Answer.error(ErrorDocument.verificationsBusy());
         }
-        return ((Admission.Decision.Proceed) decision)
-                .finish()
-                .apply(publishAndAwait(
-                        body,
-                        submitter,
-                        ((ParseOutcome.Valid) outcome).request().agentId()));
+        try {
+            Admission.Decision decision = admission.admit();
+            if (decision instanceof Admission.Decision.Refuse refuse) {
+                return refuse.answer();
+            }
+            return ((Admission.Decision.Proceed) decision)
+                    .finish()
+                    .apply(publishAndAwait(
+                            body,
+                            submitter,
+                            ((ParseOutcome.Valid) outcome).request().agentId()));
+        } finally {
+            waiting.giveBack(body.length);
+        }
     }
 
     /**

@@ -57,6 +57,7 @@ class VerificationFrontDoorTest {
             new MockProducer<>(false, null, new StringSerializer(), new ByteArraySerializer());
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("latest");
     private CorrelatedReplies replies;
+    private WaitingBytes waiting = new WaitingBytes(64L * 1024 * 1024);
 
     @AfterEach
     void close() throws InterruptedException {
@@ -81,6 +82,7 @@ class VerificationFrontDoorTest {
                 timeout,
                 new SubmitterStamp(DeploymentSecret.of(new byte[32])),
                 new VerificationIds(ID_KEY),
+                waiting,
                 (verificationId, agentId, partition, offset) -> {});
     }
 
@@ -153,5 +155,46 @@ class VerificationFrontDoorTest {
         Answer answer = pending.get(60, TimeUnit.SECONDS);
         assertEquals(422, answer.status());
         assertEquals(document, answer.json());
+    }
+
+    @Test
+    void pastTheWaitingBytesARequestIsBusyBeforeItIsPublishedAndRoomReturnsWithTheAnswer() throws Exception {
+        int size = validRequest().length;
+        waiting = new WaitingBytes(size + size / 2); // room for one request, not two
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        CompletableFuture<Answer> first = verifyInBackground(door);
+        assertEquals(size, waiting.held());
+
+        Answer busy = door.verify(validRequest(), Submitter.address("127.0.0.2"));
+        assertEquals(503, busy.status(), busy.json());
+        assertEquals("server_busy", StrictJson.parse(busy.json()).get("code").asString());
+        assertEquals(5, busy.retryAfterSeconds());
+        assertEquals(1, producer.history().size(), "the refused request was not published");
+
+        producer.errorNext(new NotEnoughReplicasException("not enough replicas")); // the first one ends
+        assertEquals(503, first.get(60, TimeUnit.SECONDS).status());
+        assertEquals(0, waiting.held(), "its room is given back");
+        byte[] again = validRequest();
+        CompletableFuture.runAsync(() -> {
+            try {
+                door.verify(again, Submitter.address("127.0.0.3"));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        // and another is let in: it reaches the producer
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            while (producer.history().size() < 2) {
+                Thread.sleep(5);
+            }
+        });
+    }
+
+    @Test
+    void oneRequestIsLetInWhenNothingWaitsEvenIfItIsLargerThanTheBound() throws Exception {
+        waiting = new WaitingBytes(10);
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        verifyInBackground(door);
+        assertEquals(validRequest().length, waiting.held());
     }
 }
