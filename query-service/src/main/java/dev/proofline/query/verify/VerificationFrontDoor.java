@@ -106,6 +106,7 @@ public final class VerificationFrontDoor {
         if (outcome instanceof ParseOutcome.Invalid invalid) {
             return Answer.error(invalid.error());
         }
+        String agentId = ((ParseOutcome.Valid) outcome).request().agentId(); // the parsed tree need not wait
         if (!waiting.take(body.length)) {
             return Answer.error(ErrorDocument.verificationsBusy());
         }
@@ -114,12 +115,7 @@ public final class VerificationFrontDoor {
             if (decision instanceof Admission.Decision.Refuse refuse) {
                 return refuse.answer();
             }
-            return ((Admission.Decision.Proceed) decision)
-                    .finish()
-                    .apply(publishAndAwait(
-                            body,
-                            submitter,
-                            ((ParseOutcome.Valid) outcome).request().agentId()));
+            return ((Admission.Decision.Proceed) decision).finish().apply(publishAndAwait(body, submitter, agentId));
         } finally {
             waiting.giveBack(body.length);
         }

@@ -1,6 +1,7 @@
 package dev.proofline.query.verify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import dev.proofline.attestor.DeploymentSecret;
 import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.SigningKey;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.Headers;
 import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;
@@ -188,13 +190,35 @@ class VerificationFrontDoorTest {
                 Thread.sleep(5);
             }
         });
+        producer.errorNext(new NotEnoughReplicasException("test over")); // nobody is left waiting
     }
 
     @Test
     void oneRequestIsLetInWhenNothingWaitsEvenIfItIsLargerThanTheBound() throws Exception {
         waiting = new WaitingBytes(10);
         VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
-        verifyInBackground(door);
+        CompletableFuture<Answer> pending = verifyInBackground(door);
         assertEquals(validRequest().length, waiting.held());
+        producer.errorNext(new NotEnoughReplicasException("test over"));
+        assertEquals(503, pending.get(60, TimeUnit.SECONDS).status());
+        assertEquals(0, waiting.held());
+    }
+
+    @Test
+    void aRequestRefusedByAdmissionOrFailingInItGivesItsRoomBack() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        Answer refused = door.verify(
+                validRequest(),
+                Submitter.address("127.0.0.1"),
+                () -> new Admission.Decision.Refuse(Answer.error(ErrorDocument.notReady())));
+        assertEquals(503, refused.status());
+        assertEquals(0, waiting.held());
+        Admission broken = () -> {
+            throw new IllegalStateException("admission failed");
+        };
+        assertThrows(
+                IllegalStateException.class, () -> door.verify(validRequest(), Submitter.address("127.0.0.1"), broken));
+        assertEquals(0, waiting.held());
+        assertTrue(producer.history().isEmpty(), "nothing was published");
     }
 }
