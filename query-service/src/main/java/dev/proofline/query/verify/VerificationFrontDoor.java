@@ -115,7 +115,21 @@ public final class VerificationFrontDoor {
             if (decision instanceof Admission.Decision.Refuse refuse) {
                 return refuse.answer();
             }
-            return ((Admission.Decision.Proceed) decision).finish().apply(publishAndAwait(body, submitter, agentId));
+            Answer answer;
+            try {
+                answer = publishAndAwait(body, submitter, agentId);
+            } catch (RuntimeException e) {
+                // A bug, or a reply that cannot be read: still answered, and finished like any error,
+                // so a free verification taken is given back and nothing is settled.
+                // The exception and where it was thrown, never its message: that may quote the request.
+                StackTraceElement[] at = e.getStackTrace();
+                LOG.warn(
+                        "a REST/MCP verification failed: {} at {}",
+                        e.getClass().getName(),
+                        at.length > 0 ? at[0] : "unknown");
+                answer = Answer.error(ErrorDocument.verificationFailed());
+            }
+            return ((Admission.Decision.Proceed) decision).finish().apply(answer);
         } finally {
             waiting.giveBack(body.length);
         }

@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -220,5 +221,39 @@ class VerificationFrontDoorTest {
                 IllegalStateException.class, () -> door.verify(validRequest(), Submitter.address("127.0.0.1"), broken));
         assertEquals(0, waiting.held());
         assertTrue(producer.history().isEmpty(), "nothing was published");
+    }
+
+    @Test
+    void aReplyThatCannotBeReadIsStillAnsweredAndFinishedAsAnError() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        AtomicReference<Answer> finished = new AtomicReference<>();
+        Admission recording = () -> new Admission.Decision.Proceed(answer -> {
+            finished.set(answer);
+            return answer;
+        });
+        byte[] body = validRequest();
+        CompletableFuture<Answer> pending = CompletableFuture.supplyAsync(() -> {
+            try {
+                return door.verify(body, Submitter.address("127.0.0.1"), recording);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (producer.history().isEmpty()) {
+            Thread.sleep(5);
+        }
+        producer.completeNext();
+        ConsumerRecord<byte[], byte[]> unreadable = new ConsumerRecord<>(
+                DEAD_LETTERS.topic(), 0, 0, null, "not a document".getBytes(StandardCharsets.UTF_8));
+        unreadable
+                .headers()
+                .add(
+                        Headers.CORRELATION_ID,
+                        correlationId(producer.history().get(0)).getBytes(StandardCharsets.UTF_8));
+        consumer.schedulePollTask(() -> consumer.addRecord(unreadable));
+        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(500, answer.status(), answer.json());
+        assertEquals(answer, finished.get(), "the admission saw the error, to give back what it took");
+        assertEquals(0, waiting.held());
     }
 }
