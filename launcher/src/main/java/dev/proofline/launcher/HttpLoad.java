@@ -110,8 +110,7 @@ final class HttpLoad implements Closeable {
                 if (status < 0 && connection.nothingRead() && connection.requestsSent > 1) {
                     // The server closed a kept connection while it sat idle: send the request again on a new one.
                     connection.close();
-                    Connection fresh = connect();
-                    fresh.send(connection.n, call.apply(connection.n));
+                    connect().send(connection.n, connection.call);
                     continue;
                 }
                 latencies[connection.n] = (System.nanoTime() - connection.sentAt) / 1_000_000;
@@ -142,9 +141,8 @@ final class HttpLoad implements Closeable {
                         + " requests waiting: the server has stalled");
             }
         }
-        long[] sorted = Arrays.copyOf(latencies, count);
-        Arrays.sort(sorted);
-        return new Result(sorted, failures, (System.nanoTime() - start) / 1e9);
+        Arrays.sort(latencies);
+        return new Result(latencies, failures, (System.nanoTime() - start) / 1e9);
     }
 
     /** Closes every connection: a selector does not close its channels, and idle ones cost the server. */
@@ -188,6 +186,7 @@ final class HttpLoad implements Closeable {
         private ByteBuffer out;
         private ByteBuffer in = ByteBuffer.allocate(16 * 1024);
         private int n;
+        private Call call;
         private long sentAt;
         private long requestsSent;
         private boolean mustClose;
@@ -198,6 +197,7 @@ final class HttpLoad implements Closeable {
 
         void send(int n, Call call) throws IOException {
             this.n = n;
+            this.call = call;
             this.mustClose = false;
             requestsSent++;
             in.clear();

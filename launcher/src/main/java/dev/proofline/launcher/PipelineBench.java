@@ -204,7 +204,6 @@ public final class PipelineBench {
                     report.add(run.cpuLine());
                     report.add(bench.transparencyLogCost(bootstrap, dir, streamThreads));
                 }
-                String url = node.httpUrl();
                 String operator = node.operatorToken().orElse("");
                 if (phases.contains(Phase.REST)) {
                     IntFunction<HttpLoad.Call> verify = n ->

@@ -2,6 +2,7 @@ package dev.proofline.query.http;
 
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.query.Answer;
+import dev.proofline.query.Failures;
 import dev.proofline.query.access.AccessTable;
 import io.javalin.Javalin;
 import io.javalin.http.HttpResponseException;
@@ -131,14 +132,7 @@ public final class HttpServer implements AutoCloseable {
                     Responses.send(ctx, new Answer(status, error.toJson(status).toString(), null));
                     return;
                 }
-                // The exception and where it was thrown, never its message: that may quote the request.
-                StackTraceElement[] at = e.getStackTrace();
-                LOG.warn(
-                        "{} {} failed: {} at {}",
-                        ctx.method(),
-                        ctx.path(),
-                        e.getClass().getName(),
-                        at.length > 0 ? at[0] : "unknown");
+                LOG.warn("{} {} failed: {}", ctx.method(), ctx.path(), Failures.where(e));
                 Responses.send(ctx, Answer.error(ErrorDocument.internalError()));
             });
             // A body that stops arriving (shorter than its Content-Length, a chunk cut short): Javalin

@@ -8,6 +8,7 @@ import dev.proofline.contract.Headers;
 import dev.proofline.engine.ParseOutcome;
 import dev.proofline.engine.RequestParser;
 import dev.proofline.query.Answer;
+import dev.proofline.query.Failures;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.VerificationIds;
@@ -121,12 +122,7 @@ public final class VerificationFrontDoor {
             } catch (RuntimeException e) {
                 // A bug, or a reply that cannot be read: still answered, and finished like any error,
                 // so a free verification taken is given back and nothing is settled.
-                // The exception and where it was thrown, never its message: that may quote the request.
-                StackTraceElement[] at = e.getStackTrace();
-                LOG.warn(
-                        "a REST/MCP verification failed: {} at {}",
-                        e.getClass().getName(),
-                        at.length > 0 ? at[0] : "unknown");
+                LOG.warn("a REST/MCP verification failed: {}", Failures.where(e));
                 answer = Answer.error(ErrorDocument.verificationFailed());
             }
             return ((Admission.Decision.Proceed) decision).finish().apply(answer);
