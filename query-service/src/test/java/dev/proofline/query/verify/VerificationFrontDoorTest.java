@@ -95,10 +95,15 @@ class VerificationFrontDoorTest {
 
     /** Calls {@code verify} on another thread, returning once the request reached the producer. */
     private CompletableFuture<Answer> verifyInBackground(VerificationFrontDoor door) throws Exception {
+        return verifyInBackground(door, Admission.FREE);
+    }
+
+    private CompletableFuture<Answer> verifyInBackground(VerificationFrontDoor door, Admission admission)
+            throws Exception {
         byte[] body = validRequest();
         CompletableFuture<Answer> answer = CompletableFuture.supplyAsync(() -> {
             try {
-                return door.verify(body, Submitter.address("127.0.0.1"));
+                return door.verify(body, Submitter.address("127.0.0.1"), admission);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -107,6 +112,18 @@ class VerificationFrontDoorTest {
             Thread.sleep(5);
         }
         return answer;
+    }
+
+    /** Answers the first request sent with a dead letter whose value is {@code text}. */
+    private void deadLetterForTheFirstRequest(String text) {
+        ConsumerRecord<byte[], byte[]> deadLetter =
+                new ConsumerRecord<>(DEAD_LETTERS.topic(), 0, 0, null, text.getBytes(StandardCharsets.UTF_8));
+        deadLetter
+                .headers()
+                .add(
+                        Headers.CORRELATION_ID,
+                        correlationId(producer.history().get(0)).getBytes(StandardCharsets.UTF_8));
+        consumer.schedulePollTask(() -> consumer.addRecord(deadLetter));
     }
 
     private static String correlationId(ProducerRecord<String, byte[]> sent) {
@@ -147,14 +164,7 @@ class VerificationFrontDoorTest {
         CompletableFuture<Answer> pending = verifyInBackground(door);
         producer.completeNext();
         String document = "{\"code\":\"schema_unavailable\",\"status\":422}";
-        ConsumerRecord<byte[], byte[]> deadLetter =
-                new ConsumerRecord<>(DEAD_LETTERS.topic(), 0, 0, null, document.getBytes(StandardCharsets.UTF_8));
-        deadLetter
-                .headers()
-                .add(
-                        Headers.CORRELATION_ID,
-                        correlationId(producer.history().get(0)).getBytes(StandardCharsets.UTF_8));
-        consumer.schedulePollTask(() -> consumer.addRecord(deadLetter));
+        deadLetterForTheFirstRequest(document);
         Answer answer = pending.get(60, TimeUnit.SECONDS);
         assertEquals(422, answer.status());
         assertEquals(document, answer.json());
@@ -231,26 +241,9 @@ class VerificationFrontDoorTest {
             finished.set(answer);
             return answer;
         });
-        byte[] body = validRequest();
-        CompletableFuture<Answer> pending = CompletableFuture.supplyAsync(() -> {
-            try {
-                return door.verify(body, Submitter.address("127.0.0.1"), recording);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (producer.history().isEmpty()) {
-            Thread.sleep(5);
-        }
+        CompletableFuture<Answer> pending = verifyInBackground(door, recording);
         producer.completeNext();
-        ConsumerRecord<byte[], byte[]> unreadable = new ConsumerRecord<>(
-                DEAD_LETTERS.topic(), 0, 0, null, "not a document".getBytes(StandardCharsets.UTF_8));
-        unreadable
-                .headers()
-                .add(
-                        Headers.CORRELATION_ID,
-                        correlationId(producer.history().get(0)).getBytes(StandardCharsets.UTF_8));
-        consumer.schedulePollTask(() -> consumer.addRecord(unreadable));
+        deadLetterForTheFirstRequest("not a document");
         Answer answer = pending.get(60, TimeUnit.SECONDS);
         assertEquals(500, answer.status(), answer.json());
         assertEquals(answer, finished.get(), "the admission saw the error, to give back what it took");
