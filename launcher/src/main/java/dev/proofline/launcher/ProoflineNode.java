@@ -58,6 +58,8 @@ import dev.proofline.schemas.avro.ScoreUpdate;
 import dev.proofline.tlog.NoteKey;
 import dev.proofline.tlog.SignedLogs;
 import dev.proofline.topology.EagerCommit;
+import dev.proofline.topology.OpenTransactions;
+import dev.proofline.topology.PassLimit;
 import dev.proofline.topology.PipelineListener;
 import dev.proofline.topology.PipelineProgress;
 import dev.proofline.topology.Receipts;
@@ -252,6 +254,7 @@ public final class ProoflineNode implements AutoCloseable {
                     settings, bootstrap, InstanceId.of(settings.dataDir()), replication.streamsConfigs(), limits);
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, settings.host() + ":" + httpPort);
             PipelineProgress progress = new PipelineProgress();
+            OpenTransactions transactions = new OpenTransactions();
             KafkaStreams streams = new KafkaStreams(
                     VerificationTopology.addTo(
                             builder.build(),
@@ -262,10 +265,20 @@ public final class ProoflineNode implements AutoCloseable {
                             PipelineListener.both(metrics, progress),
                             attribution,
                             new EagerCommit(settings.eagerCommitAge(), settings.eagerCommitGap()),
-                            limits),
-                    props);
+                            limits,
+                            new PassLimit(transactions, longestPass(props))),
+                    props,
+                    transactions.clientSupplier(new StreamsConfig(props).getKafkaClientSupplier()));
             metrics.bind(streams);
-            StreamThreadHealth threads = new StreamThreadHealth(streams, progress, metrics);
+            Admin healthAdmin = resources.add(Admin.create(client));
+            StreamThreadHealth threads = new StreamThreadHealth(
+                    streams,
+                    progress,
+                    metrics,
+                    new ReplacedThreadMembers(
+                            healthAdmin,
+                            props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
+                            props.getProperty(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)));
 
             KafkaProducer<String, byte[]> frontDoor =
                     frontDoorProducer(client, settings.maxRequestBytes(), settings.verifyTimeout());
@@ -301,7 +314,6 @@ public final class ProoflineNode implements AutoCloseable {
                     ids,
                     new WaitingBytes(settings.maxWaitingBytes()),
                     recentReceipts::answered);
-            Admin healthAdmin = resources.add(Admin.create(client));
             InstanceCredential credential = new InstanceCredential(secret);
             Instances instances = new Instances(
                     streams, new HostInfo(settings.host(), httpPort), InstanceCredential.HEADER, credential.value());
@@ -640,6 +652,20 @@ public final class ProoflineNode implements AutoCloseable {
             props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG); // Kafka refuses an empty one
         }
         return props;
+    }
+
+    /**
+     * How long a stream thread's transaction may be open before a pass stops taking more records
+     * ({@link PassLimit}): a third of the transaction timeout, which leaves the rest for the one
+     * record per task that always gets through, and never less than two commit intervals, so that
+     * ordinary transactions, which last one interval, never meet it.
+     */
+    static Duration longestPass(Properties streamsProperties) {
+        StreamsConfig config = new StreamsConfig(streamsProperties);
+        Object timeout =
+                config.originals().get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG));
+        long commitInterval = config.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+        return Duration.ofMillis(Math.max(Long.parseLong(String.valueOf(timeout)) / 3, 2 * commitInterval));
     }
 
     private static void startAndAwaitRunning(KafkaStreams streams, StreamThreadHealth threads)

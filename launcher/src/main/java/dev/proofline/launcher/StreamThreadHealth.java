@@ -1,10 +1,13 @@
 package dev.proofline.launcher;
 
 import dev.proofline.query.http.PipelineHealth;
+import dev.proofline.topology.PassLimit;
+import dev.proofline.topology.PassTooLong;
 import dev.proofline.topology.PipelineProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.streams.KafkaStreams;
@@ -26,20 +29,43 @@ final class StreamThreadHealth implements PipelineHealth {
     private final KafkaStreams streams;
     private final PipelineProgress progress;
     private final PrometheusMetrics metrics;
+    private final ReplacedThreadMembers members;
     private final AtomicLong replaced = new AtomicLong();
 
-    StreamThreadHealth(KafkaStreams streams, PipelineProgress progress, PrometheusMetrics metrics) {
+    StreamThreadHealth(
+            KafkaStreams streams, PipelineProgress progress, PrometheusMetrics metrics, ReplacedThreadMembers members) {
         this.streams = streams;
         this.progress = progress;
         this.metrics = metrics;
+        this.members = members;
     }
 
-    /** The uncaught-exception handler: the thread died outside any record, so a new one takes its place. */
+    /**
+     * The uncaught-exception handler, run on the dying thread: a new one takes its place, and its
+     * partitions. Either the thread died outside any record (no record can fail it: the engine
+     * answers every one), or {@link PassLimit} ended a pass that had run too long.
+     */
     StreamThreadExceptionResponse replace(Throwable cause) {
         replaced.incrementAndGet();
         metrics.threadReplaced();
-        LOG.error("a stream thread died and is replaced: {}", cause.getClass().getSimpleName());
+        passTooLong(cause)
+                .ifPresentOrElse(
+                        pass -> LOG.warn(
+                                "{}: the stream thread is replaced and its pass verified again", pass.getMessage()),
+                        () -> LOG.error(
+                                "a stream thread died and is replaced: {}",
+                                cause.getClass().getSimpleName()));
+        members.remove(Thread.currentThread().getName());
         return StreamThreadExceptionResponse.REPLACE_THREAD;
+    }
+
+    private static Optional<PassTooLong> passTooLong(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof PassTooLong pass) {
+                return Optional.of(pass);
+            }
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -4,19 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.schemas.avro.Receipt;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,6 +92,82 @@ class SlowRecordsIT {
         }
     }
 
+    /**
+     * Slow requests queued behind a streak of fast ones. A streak lets Streams take more records per
+     * task in a pass (N grows by one for each pass that neither commits nor punctuates, and halves
+     * at each commit), so without {@link dev.proofline.topology.PassLimit} the slow requests after
+     * it shared one transaction, which outlived the timeout, and the thread verified the same ones
+     * again and again. With it, the thread is replaced after a third of the timeout, its successor
+     * starts at N = 1, and every request ends as one receipt or one dead letter.
+     *
+     * <p>Scaled down: the timeout is 5 s and a slow request takes about a second here. Everything
+     * is written before the node starts, so its consumer has the slow requests buffered when it
+     * reaches them, and early commits and the transparency log are off: their punctuators would
+     * halve N every few milliseconds, which a busy pipeline does not always have either.
+     */
+    @Test
+    void slowRequestsBehindFastOnesNeverKeepATransactionOpenTooLong() throws Exception {
+        int fast = 4_000;
+        int slow = 20;
+        try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
+            String bootstrap = kafka.bootstrapServers();
+            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+                admin.createTopics(List.of(new NewTopic("agent-outputs", 1, (short) 1)))
+                        .all()
+                        .get();
+            }
+            String agent = "slow-agent";
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                    new StringSerializer(),
+                    new ByteArraySerializer())) {
+                for (int i = 0; i < fast; i++) {
+                    producer.send(new ProducerRecord<>(
+                            "agent-outputs", TestRequests.agentId(i), TestRequests.request("fast-", i)));
+                }
+                for (int i = 0; i < slow; i++) {
+                    byte[] request = slowRequest("slow-" + i, agent, 50_000).getBytes(StandardCharsets.UTF_8);
+                    producer.send(new ProducerRecord<>("agent-outputs", agent, request));
+                }
+            }
+            long started = System.nanoTime();
+            try (ProoflineNode node = TestNodes.start(
+                    bootstrap,
+                    tmp,
+                    Map.of(
+                            "topics.partitions", "1",
+                            "streams.num.stream.threads", "1",
+                            "streams.producer.transaction.timeout.ms", "5000",
+                            "verify.eager.commit.ms", "0",
+                            "tlog.enabled", "false"))) {
+                int receipts = PipelineHarness.count(0, fast, TestRequests::isValid) + slow;
+                List<ConsumerRecord<String, byte[]>> written =
+                        PipelineHarness.readCommitted(bootstrap, "receipts", receipts, Duration.ofSeconds(180));
+                System.out.printf(
+                        "SlowRecordsIT: %d receipts of %d in %d s, %s stream thread(s) replaced%n",
+                        written.size(), receipts, (System.nanoTime() - started) / 1_000_000_000, threadsReplaced(node));
+                assertEquals(receipts, written.size(), "one receipt per valid request, none twice");
+                Map<String, List<Receipt>> byTask = PipelineHarness.verifiedReceiptsByTask(
+                        written,
+                        node.httpUrl(),
+                        KeyRing.openOrCreate(tmp.resolve("node/keys"), Clock.systemUTC())
+                                .trustedKeys());
+                assertEquals(receipts, byTask.size(), "each task's receipt once");
+                assertEquals(
+                        fast - PipelineHarness.count(0, fast, TestRequests::isValid),
+                        PipelineHarness.readCommitted(bootstrap, "agent-outputs.dlq", 0, Duration.ZERO)
+                                .size(),
+                        "one dead letter per invalid request");
+            }
+        }
+    }
+
+    private static String threadsReplaced(ProoflineNode node) throws Exception {
+        Matcher replaced = Pattern.compile("proofline_stream_threads_replaced_total ([0-9.E]+)")
+                .matcher(TestNodes.metrics(node));
+        return replaced.find() ? replaced.group(1) : "0";
+    }
+
     private static HttpRequest verify(ProoflineNode node, String agent) {
         return HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
                 .POST(HttpRequest.BodyPublishers.ofString(slowRequest(agent)))
@@ -90,11 +179,16 @@ class SlowRecordsIT {
      * budget, so it is matched in full, at RE2/J's worst (about 4 s on the development machine).
      */
     private static String slowRequest(String agent) {
+        return slowRequest("slow-" + agent, agent, 190_000);
+    }
+
+    /** The same pattern against {@code characters} characters: about a second for 50,000 here. */
+    private static String slowRequest(String taskId, String agent, int characters) {
         ObjectNode request = StrictJson.NODES.objectNode();
-        request.put("task_id", "slow-" + agent);
+        request.put("task_id", taskId);
         request.put("agent_id", agent);
         request.set("expected_schema", StrictJson.parse("{\"type\":\"string\",\"pattern\":\"[ab]{1000}c\"}"));
-        request.put("submitted_output", "a".repeat(190_000));
+        request.put("submitted_output", "a".repeat(characters));
         return request.toString();
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proofline's own Streams settings, each of which its operator may change: static membership, the
- * producers' batch size.
+ * producers' batch size, how long a pass may keep a transaction open.
  */
 class StaticMembershipTest {
     @TempDir
@@ -77,6 +78,19 @@ class StaticMembershipTest {
                 ProoflineNode.STREAMS_TRANSACTION_TIMEOUT_MS,
                 props.get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)));
         new StreamsConfig(props);
+    }
+
+    /** A pass is cut after a third of the transaction timeout, but never within two commit intervals. */
+    @Test
+    void aPassMayRunAThirdOfTheTransactionTimeout() throws Exception {
+        assertEquals(Duration.ofSeconds(15), ProoflineNode.longestPass(streamsProperties(Map.of())));
+        assertEquals(
+                Duration.ofSeconds(20),
+                ProoflineNode.longestPass(
+                        streamsProperties(Map.of("streams.producer.transaction.timeout.ms", "60000"))));
+        assertEquals(
+                Duration.ofSeconds(24),
+                ProoflineNode.longestPass(streamsProperties(Map.of("streams.commit.interval.ms", "12000"))));
     }
 
     private Properties streamsProperties(Map<String, String> flags) throws Exception {

@@ -43,7 +43,8 @@ public final class VerificationTopology {
                 PipelineListener.NONE,
                 attribution,
                 EagerCommit.NEVER,
-                TopicLimits.NONE);
+                TopicLimits.NONE,
+                PassLimit.NONE);
     }
 
     /** Adds the verification nodes to a topology that may hold others (the reputation KTable). */
@@ -57,14 +58,16 @@ public final class VerificationTopology {
             PipelineListener listener,
             Attribution attribution,
             EagerCommit eagerCommit,
-            TopicLimits limits) {
+            TopicLimits limits,
+            PassLimit passLimit) {
         Serializer<Object> keys = (Serializer<Object>) (Serializer<?>) new StringSerializer();
         Serializer<Object> receipts = (Serializer<Object>) (Serializer<?>) receiptSerde.serializer();
         Serializer<Object> bytes = (Serializer<Object>) (Serializer<?>) new ByteArraySerializer();
         return topology.addSource(SOURCE, new ByteArrayDeserializer(), new ByteArrayDeserializer(), topics.input())
                 .addProcessor(
                         VERIFY,
-                        new VerifyProcessorSupplier(engine, clock, listener, attribution, eagerCommit, limits),
+                        new VerifyProcessorSupplier(
+                                engine, clock, listener, attribution, eagerCommit, limits, passLimit),
                         SOURCE)
                 .addSink(RECEIPTS_SINK, topics.receipts(), keys, receipts, VERIFY)
                 .addSink(DEAD_LETTER_SINK, topics.deadLetter(), bytes, bytes, VERIFY);

@@ -34,6 +34,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
     private final Attribution attribution;
     private final EagerCommit eagerCommit;
     private final TopicLimits limits;
+    private final PassLimit.Task passLimit;
     private ProcessorContext<Object, Object> context;
     private boolean holdingCommit; // a request of this task waits for a commit the gap held back
 
@@ -43,7 +44,9 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
             PipelineListener listener,
             Attribution attribution,
             EagerCommit eagerCommit,
-            TopicLimits limits) {
+            TopicLimits limits,
+            PassLimit passLimit) {
+        this.passLimit = passLimit.forTask();
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
@@ -67,6 +70,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
 
     @Override
     public void process(Record<byte[], byte[]> request) {
+        passLimit.beforeRecord(context.currentSystemTimeMs()); // may end the pass here; see PassLimit
         long started = System.nanoTime();
         // Judged on arrival: how long the request waited is the lag; its own verification time is not.
         boolean commitAtOnce = eagerCommit.due(request.timestamp(), clock.millis());

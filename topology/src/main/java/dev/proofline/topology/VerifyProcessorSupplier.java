@@ -13,6 +13,7 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
     private final Attribution attribution;
     private final EagerCommit eagerCommit;
     private final TopicLimits limits;
+    private final PassLimit passLimit;
 
     VerifyProcessorSupplier(
             VerificationEngine engine,
@@ -20,7 +21,9 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
             PipelineListener listener,
             Attribution attribution,
             EagerCommit eagerCommit,
-            TopicLimits limits) {
+            TopicLimits limits,
+            PassLimit passLimit) {
+        this.passLimit = passLimit;
         this.engine = engine;
         this.clock = clock;
         this.listener = listener;
@@ -31,6 +34,6 @@ final class VerifyProcessorSupplier implements ProcessorSupplier<byte[], byte[],
 
     @Override
     public Processor<byte[], byte[], Object, Object> get() {
-        return new VerifyProcessor(engine, clock, listener, attribution, eagerCommit, limits);
+        return new VerifyProcessor(engine, clock, listener, attribution, eagerCommit, limits, passLimit);
     }
 }

@@ -226,7 +226,8 @@ class VerificationTopologyTest {
                         listener,
                         Attribution.open(IDS),
                         EagerCommit.NEVER,
-                        limits),
+                        limits,
+                        PassLimit.NONE),
                 props);
     }
 
