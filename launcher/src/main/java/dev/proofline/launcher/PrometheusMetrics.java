@@ -38,12 +38,19 @@ final class PrometheusMetrics
                     + " receipts topic takes")
             .register(registry);
     private final Counter threadsReplaced = Counter.builder("proofline.stream.threads.replaced")
-            .description("stream threads that died outside any record and were replaced")
+            .description("stream threads that died and were replaced, passes cut short included")
+            .register(registry);
+    private final Counter passesCut = Counter.builder("proofline.stream.passes.cut")
+            .description("passes whose transaction had been open too long, ended by replacing their stream thread")
             .register(registry);
     private KafkaStreamsMetrics streamsMetrics;
 
     void threadReplaced() {
         threadsReplaced.increment();
+    }
+
+    void passCut() {
+        passesCut.increment();
     }
 
     void bind(KafkaStreams streams) {

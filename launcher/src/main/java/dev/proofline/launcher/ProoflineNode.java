@@ -82,11 +82,13 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.CloseOptions;
@@ -276,9 +278,7 @@ public final class ProoflineNode implements AutoCloseable {
                     progress,
                     metrics,
                     new ReplacedThreadMembers(
-                            healthAdmin,
-                            props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG),
-                            props.getProperty(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)));
+                            healthAdmin, props.getProperty(StreamsConfig.APPLICATION_ID_CONFIG), staticMembers(props)));
 
             KafkaProducer<String, byte[]> frontDoor =
                     frontDoorProducer(client, settings.maxRequestBytes(), settings.verifyTimeout());
@@ -655,6 +655,18 @@ public final class ProoflineNode implements AutoCloseable {
     }
 
     /**
+     * The static member ({@code group.instance.id}) of each stream thread by its number, as Kafka
+     * Streams makes it from the settings (an operator may set it for the main consumer alone).
+     */
+    static IntFunction<Optional<String>> staticMembers(Properties streamsProperties) {
+        StreamsConfig config = new StreamsConfig(streamsProperties);
+        String groupId = config.getString(StreamsConfig.APPLICATION_ID_CONFIG);
+        return thread -> Optional.ofNullable(config.getMainConsumerConfigs(groupId, "unused", thread)
+                        .get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
+                .map(String::valueOf);
+    }
+
+    /**
      * How long a stream thread's transaction may be open before a pass stops taking more records
      * ({@link PassLimit}): a third of the transaction timeout, which leaves the rest for the one
      * record per task that always gets through, and never less than two commit intervals, so that
@@ -662,10 +674,14 @@ public final class ProoflineNode implements AutoCloseable {
      */
     static Duration longestPass(Properties streamsProperties) {
         StreamsConfig config = new StreamsConfig(streamsProperties);
-        Object timeout =
-                config.originals().get(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG));
+        // Read as Kafka reads it: whatever form the setting was given in, with Streams' own rules
+        // for prefixes.
+        long timeout = (Integer) ConfigDef.parseType(
+                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                config.getProducerConfigs("unused").get(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                ConfigDef.Type.INT);
         long commitInterval = config.getLong(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
-        return Duration.ofMillis(Math.max(Long.parseLong(String.valueOf(timeout)) / 3, 2 * commitInterval));
+        return Duration.ofMillis(Math.max(timeout / 3, 2 * commitInterval));
     }
 
     private static void startAndAwaitRunning(KafkaStreams streams, StreamThreadHealth threads)
@@ -676,8 +692,9 @@ public final class ProoflineNode implements AutoCloseable {
                 running.countDown();
             }
         });
-        // No record can kill a thread (the engine answers every record), so a thread that dies did so
-        // outside any record: replace it, count it, and keep serving.
+        // No record can kill a thread (the engine answers every record): a thread dies outside any
+        // record, or because PassLimit ended a pass that ran too long. Either way: replace it, count
+        // it, and keep serving.
         streams.setUncaughtExceptionHandler(threads::replace);
         streams.start();
         if (!running.await(120, TimeUnit.SECONDS) || streams.state() != KafkaStreams.State.RUNNING) {

@@ -48,14 +48,17 @@ final class StreamThreadHealth implements PipelineHealth {
     StreamThreadExceptionResponse replace(Throwable cause) {
         replaced.incrementAndGet();
         metrics.threadReplaced();
-        passTooLong(cause)
-                .ifPresentOrElse(
-                        pass -> LOG.warn(
-                                "{}: the stream thread is replaced and its pass verified again", pass.getMessage()),
-                        () -> LOG.error(
-                                "a stream thread died and is replaced: {}",
-                                cause.getClass().getSimpleName()));
-        members.remove(Thread.currentThread().getName());
+        Optional<PassTooLong> pass = passTooLong(cause);
+        if (pass.isPresent()) {
+            metrics.passCut();
+            LOG.warn(
+                    "{}: the stream thread is replaced and its pass verified again",
+                    pass.get().getMessage());
+        } else {
+            LOG.error(
+                    "a stream thread died and is replaced: {}", cause.getClass().getSimpleName());
+        }
+        members.removeOnceEnded(Thread.currentThread());
         return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
 

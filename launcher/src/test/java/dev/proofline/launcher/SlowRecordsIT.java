@@ -144,8 +144,8 @@ class SlowRecordsIT {
                 List<ConsumerRecord<String, byte[]>> written =
                         PipelineHarness.readCommitted(bootstrap, "receipts", receipts, Duration.ofSeconds(180));
                 System.out.printf(
-                        "SlowRecordsIT: %d receipts of %d in %d s, %s stream thread(s) replaced%n",
-                        written.size(), receipts, (System.nanoTime() - started) / 1_000_000_000, threadsReplaced(node));
+                        "SlowRecordsIT: %d receipts of %d in %d s, %s pass(es) cut%n",
+                        written.size(), receipts, (System.nanoTime() - started) / 1_000_000_000, passesCut(node));
                 assertEquals(receipts, written.size(), "one receipt per valid request, none twice");
                 Map<String, List<Receipt>> byTask = PipelineHarness.verifiedReceiptsByTask(
                         written,
@@ -158,13 +158,16 @@ class SlowRecordsIT {
                         PipelineHarness.readCommitted(bootstrap, "agent-outputs.dlq", 0, Duration.ZERO)
                                 .size(),
                         "one dead letter per invalid request");
+                assertTrue(
+                        Double.parseDouble(passesCut(node)) >= 1,
+                        "a pass ran long and was cut short (else this test tested nothing)");
             }
         }
     }
 
-    private static String threadsReplaced(ProoflineNode node) throws Exception {
-        Matcher replaced = Pattern.compile("proofline_stream_threads_replaced_total ([0-9.E]+)")
-                .matcher(TestNodes.metrics(node));
+    private static String passesCut(ProoflineNode node) throws Exception {
+        Matcher replaced =
+                Pattern.compile("proofline_stream_passes_cut_total ([0-9.E]+)").matcher(TestNodes.metrics(node));
         return replaced.find() ? replaced.group(1) : "0";
     }
 

@@ -2,11 +2,13 @@ package dev.proofline.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -91,6 +93,43 @@ class StaticMembershipTest {
         assertEquals(
                 Duration.ofSeconds(24),
                 ProoflineNode.longestPass(streamsProperties(Map.of("streams.commit.interval.ms", "12000"))));
+    }
+
+    /** A stream thread is failed on purpose when a pass runs too long; a handler that continued would skip a record. */
+    @Test
+    void aProcessingExceptionHandlerThatSkipsRecordsIsRefused() throws Exception {
+        IllegalArgumentException refused = assertThrows(
+                IllegalArgumentException.class,
+                () -> streamsProperties(Map.of(
+                        "streams.processing.exception.handler",
+                        "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler")));
+        assertTrue(refused.getMessage().contains("never skip a record"), refused.getMessage());
+        streamsProperties(Map.of(
+                "streams.processing.exception.handler",
+                "org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler"));
+    }
+
+    /** Kafka Streams names each thread's static member after the instance's, or the main consumer's own. */
+    @Test
+    void eachStreamThreadsStaticMemberIsKnownByItsNumber() throws Exception {
+        String id = "proofline-" + InstanceId.of(tmp);
+        assertEquals(
+                Optional.of(id + "-3"),
+                ProoflineNode.staticMembers(streamsProperties(Map.of())).apply(3));
+        assertEquals(
+                Optional.of("edge-7-1"),
+                ProoflineNode.staticMembers(
+                                streamsProperties(Map.of("streams.main.consumer.group.instance.id", "edge-7")))
+                        .apply(1));
+        assertEquals(
+                Optional.empty(),
+                ProoflineNode.staticMembers(streamsProperties(Map.of("streams.group.instance.id", "")))
+                        .apply(1));
+        // A replaced thread is found by its name, as Kafka Streams gives it.
+        ReplacedThreadMembers members =
+                new ReplacedThreadMembers(null, "proofline", ProoflineNode.staticMembers(streamsProperties(Map.of())));
+        assertEquals(Optional.of(id + "-12"), members.member("proofline-0a1b-StreamThread-12"));
+        assertEquals(Optional.empty(), members.member("proofline-0a1b-GlobalStreamThread"));
     }
 
     private Properties streamsProperties(Map<String, String> flags) throws Exception {

@@ -1,6 +1,8 @@
 package dev.proofline.topology;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps a stream thread's transaction well inside the broker's transaction timeout, whatever the
@@ -15,10 +17,14 @@ import java.time.Duration;
  *
  * <p>So once the thread's transaction ({@link OpenTransactions}) has been open longer than the
  * limit, a task that already verified a record in this pass does not start another: {@link
- * PassTooLong} fails the thread, Streams aborts its transaction and the stream thread is replaced
- * by one that starts at N = 1. Nothing is lost; the aborted records are verified again. The first
- * record of a task's turn is never stopped, so with N = 1 every pass gets through, and each ends
- * within the limit plus one record per task.
+ * PassTooLong} fails the thread, Streams aborts its transaction and the stream thread is replaced.
+ * Nothing is lost; the aborted records are verified again. But the records before the cut would
+ * grow N again on their way back to it (they are fast, so no commit comes between them), and the
+ * pass would be cut again, and again. So the cut is remembered: until the partition is past the
+ * record where it was cut, whichever processor of this instance verifies it asks for a commit after
+ * every record, which halves N after every pass and keeps it at one. At N = 1 a pass gives each
+ * task one record, and the first record of a task's turn is never stopped, so the pass gets
+ * through; each pass ends within the limit plus one record per task.
  */
 public final class PassLimit {
     /** No limit (tests of the topology alone, whose transactions nobody times). */
@@ -26,6 +32,8 @@ public final class PassLimit {
 
     private final OpenTransactions transactions;
     private final long maxOpenNanos;
+    // Input partition -> offset of the record a pass was cut before: until past it, commit after every record.
+    private final Map<Integer, Long> cutAt = new ConcurrentHashMap<>();
 
     /**
      * @param transactions the stream threads' transactions, as their producers report them
@@ -46,17 +54,28 @@ public final class PassLimit {
         private long turn = Long.MIN_VALUE;
 
         /**
-         * Before verifying a record of the turn that began at {@code turnTimeMs} (the processor
-         * context's system time): throws {@link PassTooLong} when this task already verified a
-         * record in this turn and the thread's transaction is over the limit.
+         * Before verifying the record at {@code offset} of input partition {@code partition}, in the
+         * turn that began at {@code turnTimeMs} (the processor context's system time): throws
+         * {@link PassTooLong} when this task already verified a record in this turn and the
+         * thread's transaction is over the limit.
+         *
+         * @return whether to ask for a commit after this record: the partition has not yet passed
+         *         the record a pass was cut before
          */
-        void beforeRecord(long turnTimeMs) {
+        boolean beforeRecord(long turnTimeMs, int partition, long offset) {
+            Long cut = cutAt.get(partition);
+            boolean recovering = cut != null && offset <= cut;
+            if (cut != null && !recovering) {
+                cutAt.remove(partition, cut);
+            }
             boolean sameTurn = turnTimeMs == turn;
             turn = turnTimeMs;
             long open = transactions.openNanos();
             if (sameTurn && open > maxOpenNanos) {
+                cutAt.merge(partition, offset, Math::max);
                 throw new PassTooLong(open / 1_000_000);
             }
+            return recovering;
         }
     }
 }

@@ -70,13 +70,15 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
 
     @Override
     public void process(Record<byte[], byte[]> request) {
-        passLimit.beforeRecord(context.currentSystemTimeMs()); // may end the pass here; see PassLimit
+        RecordMetadata source = context.recordMetadata().orElseThrow();
+        // May end the pass here; or, after a pass was cut, asks for a commit after the record (PassLimit).
+        boolean commitAfter =
+                passLimit.beforeRecord(context.currentSystemTimeMs(), source.partition(), source.offset());
         long started = System.nanoTime();
         // Judged on arrival: how long the request waited is the lag; its own verification time is not.
         boolean commitAtOnce = eagerCommit.due(request.timestamp(), clock.millis());
         listener.started();
         try {
-            RecordMetadata source = context.recordMetadata().orElseThrow();
             byte[] value = request.value() == null ? new byte[0] : request.value();
             byte[] correlationId = headerValue(request, Headers.CORRELATION_ID);
             Optional<ErrorDocument> unanswerable = CorrelationIds.problem(correlationId);
@@ -127,7 +129,9 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                     VerificationTopology.RECEIPTS_SINK);
         } finally {
             listener.finished(System.nanoTime() - started);
-            if (commitAtOnce) {
+            if (commitAfter) {
+                context.commit();
+            } else if (commitAtOnce) {
                 askForCommit(request.timestamp());
             }
         }

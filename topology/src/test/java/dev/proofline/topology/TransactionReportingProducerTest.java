@@ -48,12 +48,23 @@ class TransactionReportingProducerTest {
     }
 
     @Test
-    void aProducerMadeAnewStartsWithNoneOpen() {
+    void aFencedProducerClosedWithoutAnAbortLeavesNoneOpen() {
         producer.initTransactions();
         producer.beginTransaction();
         nanos.addAndGet(900);
-        // Fenced, the old producer is closed without an abort Kafka would take, and a new one starts.
+        // Fenced, the old producer is closed without an abort Kafka would take.
         producer.close();
+        assertEquals(0, transactions.openNanos());
+    }
+
+    @Test
+    void aProducerMadeAnewOnTheSameThreadStartsWithNoneOpen() {
+        producer.initTransactions();
+        producer.beginTransaction();
+        nanos.addAndGet(900);
+        TransactionReportingProducer next = new TransactionReportingProducer(
+                new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer()), transactions);
+        next.initTransactions();
         assertEquals(0, transactions.openNanos());
     }
 }
