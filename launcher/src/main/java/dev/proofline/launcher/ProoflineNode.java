@@ -97,6 +97,7 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -651,7 +652,25 @@ public final class ProoflineNode implements AutoCloseable {
         if ("".equals(props.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))) {
             props.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG); // Kafka refuses an empty one
         }
+        refuseSkippingRecords(props.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG));
         return props;
+    }
+
+    /**
+     * A pass that runs too long fails its stream thread on purpose ({@link PassLimit}); a processing
+     * exception handler that continued instead would skip the record, which would then end as
+     * neither a receipt nor a dead letter. Checked on the merged settings, whichever prefix set it.
+     */
+    private static void refuseSkippingRecords(Object handler) {
+        String failing = LogAndFailProcessingExceptionHandler.class.getName();
+        String name = handler instanceof Class<?> type
+                ? type.getName()
+                : String.valueOf(handler).trim();
+        if (handler != null && !name.equals(failing)) {
+            throw new IllegalArgumentException(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG + " is " + name
+                    + ", which may skip records: Proofline ends every record as a receipt or a dead letter,"
+                    + " so it may only be " + failing + " (the default)");
+        }
     }
 
     /**

@@ -7,8 +7,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 
 /**
  * The whole configuration of one node, read once at start and typed: what {@link ProoflineNode}
@@ -70,21 +68,6 @@ public record ProoflineSettings(
     public ProoflineSettings {
         clientOverrides = Map.copyOf(clientOverrides);
         streamsOverrides = Map.copyOf(streamsOverrides);
-        Object handler = streamsOverrides.get(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG);
-        if (handler != null && !failsTheThread(handler)) {
-            // A pass that runs too long fails its thread on purpose (PassLimit); a handler that
-            // continued instead would skip the record, which would end as neither receipt nor dead letter.
-            throw new IllegalArgumentException("streams." + StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG
-                    + " may only be " + LogAndFailProcessingExceptionHandler.class.getName()
-                    + ": Proofline must never skip a record");
-        }
-    }
-
-    private static boolean failsTheThread(Object handler) {
-        String name = handler instanceof Class<?> type
-                ? type.getName()
-                : String.valueOf(handler).trim();
-        return name.equals(LogAndFailProcessingExceptionHandler.class.getName());
     }
 
     public static ProoflineSettings resolve(ProoflineConfig config, Path defaultDataDir) {

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +64,11 @@ final class ReplacedThreadMembers {
         return number.find() ? memberOfThread.apply(Integer.parseInt(number.group(1))) : Optional.empty();
     }
 
+    private static boolean nameTakenByALiveThread(String name) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.isAlive() && t.getName().equals(name));
+    }
+
     private void removeOnceEnded(Thread thread, String member) {
         try {
             thread.join(TimeUnit.SECONDS.toMillis(END_WAIT_SECONDS));
@@ -70,18 +76,25 @@ final class ReplacedThreadMembers {
                 LOG.warn("a replaced stream thread has not ended after {} s: it stays in the group", END_WAIT_SECONDS);
                 return;
             }
+            if (nameTakenByALiveThread(thread.getName())) {
+                return; // Streams gave its number to a newer thread, whose member this now is
+            }
             admin.removeMembersFromConsumerGroup(
                             groupId, new RemoveMembersFromConsumerGroupOptions(List.of(new MemberToRemove(member))))
                     .all()
                     .get(ADMIN_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof UnknownMemberIdException)) { // else already gone: nothing to do
+                LOG.warn(
+                        "a replaced stream thread stays in the group until its session times out: {}",
+                        e.getCause().getClass().getSimpleName());
+            }
+        } catch (TimeoutException | RuntimeException e) {
             LOG.warn(
                     "a replaced stream thread stays in the group until its session times out: {}",
-                    e instanceof ExecutionException
-                            ? e.getCause().getClass().getSimpleName()
-                            : e.getClass().getSimpleName());
+                    e.getClass().getSimpleName());
         }
     }
 }

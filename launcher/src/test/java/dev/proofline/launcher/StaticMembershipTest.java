@@ -103,7 +103,13 @@ class StaticMembershipTest {
                 () -> streamsProperties(Map.of(
                         "streams.processing.exception.handler",
                         "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler")));
-        assertTrue(refused.getMessage().contains("never skip a record"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("may skip records"), refused.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> streamsProperties(Map.of(
+                        "client.processing.exception.handler",
+                        "org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler")),
+                "nor through the settings every client takes");
         streamsProperties(Map.of(
                 "streams.processing.exception.handler",
                 "org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler"));

@@ -33,6 +33,11 @@ public final class OpenTransactions {
         return began == NONE ? 0 : nanoTime.getAsLong() - began;
     }
 
+    /** This clock's time, in nanoseconds. */
+    long nanoTime() {
+        return nanoTime.getAsLong();
+    }
+
     void began() {
         beganAt.get()[0] = nanoTime.getAsLong();
     }

@@ -20,20 +20,28 @@ import java.util.concurrent.ConcurrentHashMap;
  * PassTooLong} fails the thread, Streams aborts its transaction and the stream thread is replaced.
  * Nothing is lost; the aborted records are verified again. But the records before the cut would
  * grow N again on their way back to it (they are fast, so no commit comes between them), and the
- * pass would be cut again, and again. So the cut is remembered: until the partition is past the
- * record where it was cut, whichever processor of this instance verifies it asks for a commit after
- * every record, which halves N after every pass and keeps it at one. At N = 1 a pass gives each
- * task one record, and the first record of a task's turn is never stopped, so the pass gets
- * through; each pass ends within the limit plus one record per task.
+ * pass would be cut again, and again. So the cut is remembered: until the cut partition is past the
+ * record where it was cut (or {@link #RECOVERY} has passed, should it have moved to another
+ * instance), every record this instance verifies asks for a commit, so that every pass that
+ * verifies one commits and halves N. The first record of a task's turn is never stopped, so at
+ * N = 1 a pass always gets through, and each pass ends within the limit plus one record per task.
+ * N can still grow between two of the cut partition's fetches, in passes that verify nothing (the
+ * receipts' own tasks): then the pass may be cut again, but only after the records committed since,
+ * so each cut moves the partition on.
  */
 public final class PassLimit {
     /** No limit (tests of the topology alone, whose transactions nobody times). */
     public static final PassLimit NONE = new PassLimit(new OpenTransactions(() -> 0), Duration.ofNanos(Long.MAX_VALUE));
 
+    /** How long a cut is remembered at most: its partition may have moved to another instance. */
+    static final Duration RECOVERY = Duration.ofMinutes(2);
+
     private final OpenTransactions transactions;
     private final long maxOpenNanos;
-    // Input partition -> offset of the record a pass was cut before: until past it, commit after every record.
-    private final Map<Integer, Long> cutAt = new ConcurrentHashMap<>();
+    // Input partition -> the record a pass was cut before: until past it, every record asks for a commit.
+    private final Map<Integer, Cut> cuts = new ConcurrentHashMap<>();
+
+    private record Cut(long offset, long until) {}
 
     /**
      * @param transactions the stream threads' transactions, as their producers report them
@@ -49,6 +57,20 @@ public final class PassLimit {
         return new Task();
     }
 
+    /** Whether a cut is still being recovered from, now that {@code partition} is at {@code offset}. */
+    private boolean recovering(int partition, long offset) {
+        if (cuts.isEmpty()) {
+            return false; // nearly always
+        }
+        Cut cut = cuts.get(partition);
+        if (cut != null && offset > cut.offset()) {
+            cuts.remove(partition, cut);
+        }
+        long now = transactions.nanoTime();
+        cuts.values().removeIf(c -> now - c.until() > 0);
+        return !cuts.isEmpty();
+    }
+
     /** One task's turns: Streams hands every record of a turn the same system time. */
     final class Task {
         private long turn = Long.MIN_VALUE;
@@ -59,20 +81,16 @@ public final class PassLimit {
          * {@link PassTooLong} when this task already verified a record in this turn and the
          * thread's transaction is over the limit.
          *
-         * @return whether to ask for a commit after this record: the partition has not yet passed
-         *         the record a pass was cut before
+         * @return whether to ask for a commit after this record: a cut is being recovered from
          */
         boolean beforeRecord(long turnTimeMs, int partition, long offset) {
-            Long cut = cutAt.get(partition);
-            boolean recovering = cut != null && offset <= cut;
-            if (cut != null && !recovering) {
-                cutAt.remove(partition, cut);
-            }
+            boolean recovering = recovering(partition, offset);
             boolean sameTurn = turnTimeMs == turn;
             turn = turnTimeMs;
             long open = transactions.openNanos();
             if (sameTurn && open > maxOpenNanos) {
-                cutAt.merge(partition, offset, Math::max);
+                Cut cut = new Cut(offset, transactions.nanoTime() + RECOVERY.toNanos());
+                cuts.merge(partition, cut, (old, now) -> old.offset() >= now.offset() ? old : now);
                 throw new PassTooLong(open / 1_000_000);
             }
             return recovering;

@@ -130,6 +130,7 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         } finally {
             listener.finished(System.nanoTime() - started);
             if (commitAfter) {
+                holdingCommit = false; // this commit covers a request the gap held too
                 context.commit();
             } else if (commitAtOnce) {
                 askForCommit(request.timestamp());

@@ -67,10 +67,11 @@ class PassLimitTest {
 
     /**
      * The records before a cut come back on the next thread, fast ones first, which would grow N
-     * again: until the partition is past the cut, every record asks for a commit, which keeps N at one.
+     * again: until the cut partition is past the cut, every record asks for a commit, which keeps
+     * N down.
      */
     @Test
-    void afterACutEveryRecordUpToItAsksForACommit() {
+    void afterACutEveryRecordAsksForACommitUntilThePartitionIsPastIt() {
         PassLimit.Task cutTask = limit.forTask();
         assertFalse(cutTask.beforeRecord(1_000, 2, 40));
         transactions.began();
@@ -79,11 +80,28 @@ class PassLimitTest {
         transactions.ended();
 
         PassLimit.Task next = limit.forTask(); // the partition's task on the replacement thread
+        PassLimit.Task other = limit.forTask(); // another partition's, on the same thread
         assertTrue(next.beforeRecord(2_000, 2, 30), "a record before the cut, verified again");
+        assertTrue(other.beforeRecord(2_000, 1, 500), "every partition's records, while the cut is recovered");
         assertTrue(next.beforeRecord(2_001, 2, 41), "the record the pass was cut before");
         assertFalse(next.beforeRecord(2_002, 2, 42), "past it: Streams' own pace again");
         assertFalse(next.beforeRecord(2_003, 2, 30), "and the cut is forgotten");
-        assertFalse(limit.forTask().beforeRecord(2_004, 1, 41), "other partitions never were affected");
+        assertFalse(other.beforeRecord(2_004, 1, 501));
+    }
+
+    /** A cut partition that moved to another instance never comes past its cut here. */
+    @Test
+    void aCutIsForgottenAfterAWhile() {
+        PassLimit.Task cutTask = limit.forTask();
+        cutTask.beforeRecord(1_000, 2, 40);
+        transactions.began();
+        elapse(Duration.ofSeconds(16));
+        assertThrows(PassTooLong.class, () -> cutTask.beforeRecord(1_000, 2, 41));
+        transactions.ended();
+        PassLimit.Task other = limit.forTask();
+        assertTrue(other.beforeRecord(2_000, 1, 7));
+        elapse(PassLimit.RECOVERY.plusSeconds(1));
+        assertFalse(other.beforeRecord(3_000, 1, 8));
     }
 
     @Test
