@@ -32,7 +32,9 @@ final class UpCommand implements Command {
         ProoflineNode node;
         try {
             node = ProoflineNode.start(config, Workspace.dataDir(new Args(List.of(), java.util.Set.of())));
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // A setting the node refuses once it reads them all (a processing exception handler that
+            // would skip records, a public.url with no host): said in a line, not a stack trace.
             err.println("proofline up: " + e.getMessage());
             return 1;
         }

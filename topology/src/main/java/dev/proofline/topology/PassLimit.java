@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * records takes it to 20 here) and halves after one that does. Requests that each take their whole
  * step budget (seconds of pattern matching) queued behind such a streak are then verified N at a
  * time in one transaction, which outlives the timeout: the broker aborts it, the thread is fenced,
- * and it verifies the same N again, with the same N, for ever. A caller could stop a thread so.
+ * and it verifies the same records again, with the same N, for ever. A caller could stop a thread so.
  *
  * <p>So once the thread's transaction ({@link OpenTransactions}) has been open longer than the
  * limit, a task that already verified a record in this pass does not start another: {@link
