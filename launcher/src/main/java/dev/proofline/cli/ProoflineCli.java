@@ -84,7 +84,8 @@ public final class ProoflineCli {
                         share R of them deliberately wrong (agents differ: the first careful, the last sloppy)
                     """),
             new Subcommand("bench", new BenchCommand(), """
-                    bench [--requests N] [--threads N] [--only PHASES] [--agents N] [--bootstrap-servers HOST:PORT]
+                    bench [--requests N] [--threads N] [--only PHASES] [--agents N] [--agent-curve N,N,...]
+                          [--bootstrap-servers HOST:PORT]
                         measure the pipeline beside a raw Kafka pass-through and bare Ed25519 signing
                     """));
 

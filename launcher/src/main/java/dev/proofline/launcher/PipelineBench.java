@@ -83,7 +83,8 @@ public final class PipelineBench {
         REST,
         READS,
         SIZES,
-        INSTANCES;
+        INSTANCES,
+        AGENTS;
 
         public static Set<Phase> parse(String list) {
             Set<Phase> phases = EnumSet.noneOf(Phase.class);
@@ -96,6 +97,7 @@ public final class PipelineBench {
 
     /**
      * @param agents for the reads: this many more agents are loaded and the leaderboard measured again
+     * @param agentCurve for the agents phase: the numbers of agents the pipeline is measured with
      */
     public static void run(
             PrintStream out,
@@ -104,7 +106,8 @@ public final class PipelineBench {
             int streamThreads,
             String externalBootstrap,
             Set<Phase> phases,
-            int agents)
+            int agents,
+            int[] agentCurve)
             throws Exception {
         PipelineBench bench = new PipelineBench(out, Files.readAllBytes(template), count);
         Path dir = Files.createTempDirectory("proofline-bench");
@@ -122,6 +125,7 @@ public final class PipelineBench {
         EmbeddedKafkaBroker broker =
                 externalBootstrap == null ? EmbeddedKafkaBroker.start(dir.resolve("kafka"), "127.0.0.1", 0) : null;
         String bootstrap = broker != null ? broker.bootstrapServers() : externalBootstrap;
+        String applicationId = "bench-" + UUID.randomUUID();
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             Figures raw = null;
             if (phases.contains(Phase.PASSTHROUGH)) {
@@ -139,7 +143,7 @@ public final class PipelineBench {
                                             "data.dir",
                                             dir.resolve("node").toString(),
                                             "application.id",
-                                            "bench-" + UUID.randomUUID(),
+                                            applicationId,
                                             "streams.num.stream.threads",
                                             Integer.toString(streamThreads),
                                             // Task-level process latency, to print each sub-topology's cost.
@@ -150,7 +154,8 @@ public final class PipelineBench {
                     HttpLoad load = bench.httpLoad(node.httpUrl())) {
                 if (phases.contains(Phase.PIPELINE)
                         || phases.contains(Phase.PRELOADED)
-                        || phases.contains(Phase.SIZES)) {
+                        || phases.contains(Phase.SIZES)
+                        || phases.contains(Phase.AGENTS)) {
                     bench.warmUp(bootstrap);
                 }
                 if (phases.contains(Phase.PIPELINE)) {
@@ -296,7 +301,7 @@ public final class PipelineBench {
                                     + " p99 %d ms",
                             recent.rate(), recent.percentile(0.50), recent.percentile(0.99)));
                     if (agents > 0) {
-                        bench.loadAgents(bootstrap, agents);
+                        bench.loadAgents(bootstrap, bench.agentsInStore + agents);
                         Figures many = bench.http(
                                 "REST GET /agents, " + (agents + 50) + " agents",
                                 50,
@@ -311,6 +316,9 @@ public final class PipelineBench {
                                 many.percentile(0.99),
                                 leaderboard.rate() / many.rate()));
                     }
+                }
+                if (phases.contains(Phase.AGENTS)) { // after the reads: it grows the leaderboard they measure
+                    report.addAll(bench.agentsCurve(node, admin, applicationId, agentCurve, signs));
                 }
             }
             int brokers = admin.describeCluster().nodes().get().size();
@@ -431,20 +439,42 @@ public final class PipelineBench {
         }
     }
 
-    /** {@code agents} more agents, one receipt each, through the pipeline: for the leaderboard at scale. */
-    private void loadAgents(String bootstrap, int agents) throws Exception {
+    /** Agents with receipts in the node's stores: the 50 of every phase, then those loaded for scale. */
+    private int agentsInStore = 50;
+
+    /**
+     * The name of agent {@code k} of those in the store: the 50 the other phases send as, then the
+     * ones loaded for scale.
+     */
+    private static String agentName(int k) {
+        return k < 50 ? "bench-agent-" + k : "scale-agent-" + (k - 50);
+    }
+
+    /** The template request sent as {@code agent}, under a task id of its own. */
+    private byte[] requestAs(String agent, String taskId) {
+        return template.replace("\"invoice-7731-draft\"", "\"" + taskId + "\"")
+                .replace("\"test-seller-invoice-agent\"", "\"" + agent + "\"")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Grows the stores to {@code total} agents, one receipt for each new one, through the pipeline:
+     * for the leaderboard and the pipeline at scale. Loading runs at the pipeline's rate, so a
+     * million agents take minutes.
+     */
+    private void loadAgents(String bootstrap, int total) throws Exception {
+        int from = agentsInStore;
+        int agents = total - from;
+        if (agents <= 0) {
+            return;
+        }
         try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, Topics.DEFAULT_RECEIPTS)) {
-            CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> produce(
-                    bootstrap,
-                    new AtomicLong(),
-                    agents,
-                    0,
-                    i -> new ProducerRecord<>(
-                            Topics.DEFAULT_INPUT,
-                            "scale-agent-" + i,
-                            template.replace("\"invoice-7731-draft\"", "\"scale-" + i + "\"")
-                                    .replace("\"test-seller-invoice-agent\"", "\"scale-agent-" + i + "\"")
-                                    .getBytes(StandardCharsets.UTF_8))));
+            CompletableFuture<Void> producing =
+                    CompletableFuture.runAsync(() -> produce(bootstrap, new AtomicLong(), agents, 0, i -> {
+                        String agent = agentName(from + i);
+                        return new ProducerRecord<>(
+                                Topics.DEFAULT_INPUT, agent, requestAs(agent, "scale-" + (from + i)));
+                    }));
             long start = System.nanoTime();
             int received = 0;
             while (received < agents && System.nanoTime() - start < TimeUnit.MINUTES.toNanos(30)) {
@@ -452,8 +482,116 @@ public final class PipelineBench {
                 progress.update(String.format("loading %,d agents: %,d receipts", agents, received));
             }
             producing.join();
-            progress.done(String.format("loaded %,d agents in %.1f s", received, (System.nanoTime() - start) / 1e9));
+            agentsInStore = from + received;
+            progress.done(String.format(
+                    "loaded %,d agents in %.1f s (%,d in the stores)",
+                    received, (System.nanoTime() - start) / 1e9, agentsInStore));
         }
+    }
+
+    private static final int AGENT_CURVE_RUNS = 3;
+    private static final int LONE_REQUESTS = 30;
+
+    /**
+     * The pipeline with the stores holding each number of agents of {@code curve} (grown in turn, one
+     * receipt per new agent), the measured requests each from an agent drawn at random among them:
+     * with a million agents nearly every receipt reads and rewrites an agent history no cache holds,
+     * and the rankings hold a million entries. For each: pre-loaded, the median of {@value
+     * #AGENT_CURVE_RUNS} runs, and {@value #LONE_REQUESTS} lone requests one at a time.
+     */
+    private List<String> agentsCurve(ProoflineNode node, Admin admin, String applicationId, int[] curve, double signs)
+            throws Exception {
+        String bootstrap = node.bootstrapServers();
+        untilJitQuiet(
+                "agents, pre-loaded warm-up",
+                PRELOADED_WARM_UP_ROUNDS,
+                round -> preloaded(node, bootstrap, Topics.DEFAULT_RECEIPTS, i -> record(i % 50, "warm-" + i)));
+        List<String> lines = new ArrayList<>();
+        java.util.Random random = new java.util.Random(7);
+        for (int agents : curve) {
+            loadAgents(bootstrap, agents);
+            // The runs start from stores that have taken in every agent loaded, so what they lag
+            // behind at the end is their own.
+            double loadBehind = caughtUp(admin, applicationId);
+            int inStore = agentsInStore;
+            String run = "agents-" + inStore + "-";
+            double[] rates = new double[AGENT_CURVE_RUNS];
+            double[] cpu = new double[AGENT_CURVE_RUNS];
+            TopicWrites writes = TopicWrites.start(admin);
+            for (int r = 0; r < AGENT_CURVE_RUNS; r++) {
+                int[] picks = random.ints(requests.length, 0, inStore).toArray();
+                String prefix = run + r + "-";
+                record(
+                        preloaded(node, bootstrap, Topics.DEFAULT_RECEIPTS, i -> record(picks[i], prefix + i)),
+                        rates,
+                        cpu,
+                        r);
+            }
+            // The last receipt is not the end of the work: the stores' sub-topology (histories, scores,
+            // rankings) may still be behind. Timed, then waited for, so lone requests meet idle threads.
+            double behind = caughtUp(admin, applicationId);
+            Map<String, Long> written = writes.since(); // the stores' writes included: they are caught up
+            int[] lonePicks = random.ints(LONE_REQUESTS, 0, inStore).toArray();
+            long[] lone = loneTrips(bootstrap, LONE_REQUESTS, i -> record(lonePicks[i], run + "lone-" + i));
+            double rate = median(rates);
+            lines.add(String.format(
+                    "agents %,9d: pre-loaded %,7.0f receipts/s (%.2fx bare sign; median of %d, %,.0f-%,.0f), CPU per"
+                            + " receipt %,.0f µs; stores caught up %.1f s after the last receipt; then one at a time"
+                            + " p50 %d ms, p99 %d ms",
+                    inStore,
+                    rate,
+                    rate / signs,
+                    AGENT_CURVE_RUNS,
+                    rates[0],
+                    rates[AGENT_CURVE_RUNS - 1],
+                    median(cpu),
+                    behind,
+                    lone[lone.length / 2],
+                    lone[lone.length - 1]));
+            lines.add(String.format("agents %,9d: ", inStore)
+                    + WritesPerReceipt.line(written, (long) AGENT_CURVE_RUNS * requests.length)
+                    + String.format("; after loading, the stores caught up %.1f s after the last receipt", loadBehind));
+        }
+        return lines;
+    }
+
+    /**
+     * Waits until the application has committed everything written to the topics it reads (the
+     * input and its own internal ones) and returns the seconds waited. A transactional writer leaves a
+     * marker after its records, which a committed offset may stop short of: a partition one offset
+     * behind counts as caught up once its offset has stopped moving.
+     */
+    private static double caughtUp(Admin admin, String applicationId) throws Exception {
+        long start = System.nanoTime();
+        Map<org.apache.kafka.common.TopicPartition, Long> last = Map.of();
+        while (System.nanoTime() - start < TimeUnit.MINUTES.toNanos(10)) {
+            Map<org.apache.kafka.common.TopicPartition, Long> committed = new HashMap<>();
+            admin.listConsumerGroupOffsets(applicationId)
+                    .partitionsToOffsetAndMetadata()
+                    .get()
+                    .forEach((partition, offset) -> committed.put(partition, offset == null ? 0 : offset.offset()));
+            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                    new HashMap<>();
+            committed.keySet().forEach(p -> latest.put(p, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+            var ends = admin.listOffsets(latest).all().get();
+            boolean done = !committed.isEmpty();
+            for (var entry : committed.entrySet()) {
+                long lag = ends.get(entry.getKey()).offset() - entry.getValue();
+                done &= lag <= 0 || (lag == 1 && entry.getValue().equals(last.get(entry.getKey())));
+            }
+            if (done) {
+                break;
+            }
+            last = committed;
+            Thread.sleep(200);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    /** A request from agent {@code k} of those in the store, to the default input, keyed by its agent. */
+    private ProducerRecord<String, byte[]> record(int k, String taskId) {
+        String agent = agentName(k);
+        return new ProducerRecord<>(Topics.DEFAULT_INPUT, agent, requestAs(agent, taskId));
     }
 
     /**
@@ -472,13 +610,7 @@ public final class PipelineBench {
             long start = System.nanoTime();
             outcome = drain(answers, bootstrap, count, records);
             double seconds = (System.nanoTime() - start) / 1e9;
-            long[] lone = new long[Math.min(count, 30)];
-            for (int i = 0; i < lone.length; i++) {
-                long sent = System.nanoTime();
-                drain(answers, bootstrap, 1, records);
-                lone[i] = (System.nanoTime() - sent) / 1_000_000;
-            }
-            Arrays.sort(lone);
+            long[] lone = loneTrips(bootstrap, Math.min(count, LONE_REQUESTS), records);
             return String.format(
                     "requests of %,9d bytes: %,7.0f receipts/s (%,6.1f MB/s), %,d dead letters; one at a time p50 %d"
                             + " ms, p99 %d ms",
@@ -489,6 +621,30 @@ public final class PipelineBench {
                     lone[lone.length / 2],
                     lone[lone.length - 1]);
         }
+    }
+
+    /**
+     * Lone requests, one at a time through one producer already connected: each one's trip from send
+     * to its committed receipt or dead letter, in milliseconds, sorted.
+     */
+    private static long[] loneTrips(String bootstrap, int count, IntFunction<ProducerRecord<String, byte[]>> records) {
+        long[] trips = new long[count];
+        try (KafkaConsumer<byte[], byte[]> answers =
+                        reader(bootstrap, true, Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER);
+                KafkaProducer<String, byte[]> producer = producer(bootstrap, 0)) {
+            for (int i = 0; i < count; i++) {
+                long sent = System.nanoTime();
+                producer.send(records.apply(i));
+                producer.flush();
+                long deadline = sent + TimeUnit.MINUTES.toNanos(1);
+                while (answers.poll(Duration.ofMillis(1)).isEmpty() && System.nanoTime() < deadline) {
+                    // a lone request: the first answer is its own
+                }
+                trips[i] = (System.nanoTime() - sent) / 1_000_000;
+            }
+        }
+        Arrays.sort(trips);
+        return trips;
     }
 
     /** Sends {@code count} records and waits for as many receipts and dead letters; returns both counts. */
@@ -535,9 +691,23 @@ public final class PipelineBench {
     private record Preloaded(Figures figures, double cpuMicrosPerReceipt, String cpuLine) {}
 
     private Preloaded preloaded(ProoflineNode node, String bootstrap, Topics topics) throws Exception {
-        try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, topics.receipts())) {
+        return preloaded(
+                node,
+                bootstrap,
+                topics.receipts(),
+                i -> new ProducerRecord<>(topics.input(), "bench-agent-" + (i % 50), requests[i]));
+    }
+
+    /** A pre-loaded run of as many requests as the bench has, the {@code i}-th made by {@code records}. */
+    private Preloaded preloaded(
+            ProoflineNode node,
+            String bootstrap,
+            String receiptsTopic,
+            IntFunction<ProducerRecord<String, byte[]>> records)
+            throws Exception {
+        try (KafkaConsumer<byte[], byte[]> consumer = reader(bootstrap, true, receiptsTopic)) {
             node.pauseProcessing();
-            produce(bootstrap, topics.input(), new AtomicLong(), requests.length, 0);
+            produce(bootstrap, new AtomicLong(), requests.length, 0, records);
             CpuByThread cpu = CpuByThread.start();
             long start = System.nanoTime();
             node.resumeProcessing();
@@ -844,14 +1014,7 @@ public final class PipelineBench {
             int count,
             int perSecond,
             IntFunction<ProducerRecord<String, byte[]>> record) {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024); // the sizes phase sends 1 MB requests
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = producer(bootstrap, 5)) {
             long start = System.nanoTime();
             for (int i = 0; i < count; i++) {
                 if (perSecond > 0) {
@@ -866,5 +1029,15 @@ public final class PipelineBench {
             }
             producer.flush();
         }
+    }
+
+    private static KafkaProducer<String, byte[]> producer(String bootstrap, int lingerMs) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024); // the sizes phase sends 1 MB requests
+        return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 }

@@ -235,4 +235,17 @@ class ProoflineCliTest {
         assertEquals(2, unknown.exit());
         assertTrue(unknown.err().contains("--help"), unknown.err());
     }
+
+    /** A mistyped bench option is a usage error at once, not after minutes of warm-up. */
+    @Test
+    void benchRefusesABadPhaseOrAgentCurveBeforeStartingAnything() {
+        Run badCurve = cli("bench", "--only", "agents", "--agent-curve", "50,0,1000");
+        assertEquals(2, badCurve.exit());
+        assertTrue(badCurve.err().contains("--agent-curve needs a positive whole number"), badCurve.err());
+        Run notNumbers = cli("bench", "--only", "agents", "--agent-curve", "50,many");
+        assertEquals(2, notNumbers.exit());
+        Run badPhase = cli("bench", "--only", "agentz");
+        assertEquals(2, badPhase.exit());
+        assertTrue(badPhase.err().contains("instances, agents"), badPhase.err());
+    }
 }
