@@ -1,6 +1,7 @@
 package dev.proofline.reputation;
 
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.ReceiptFields;
 import java.util.Comparator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -14,7 +15,18 @@ public record AgentSummary(String agentId, long passed, long failed, String last
             .thenComparing(AgentSummary::agentId);
 
     public static AgentSummary of(AgentHistory h) {
-        return new AgentSummary(h.agentId(), h.passed(), h.failed(), h.lastVerifiedAt(), h.lastResult());
+        return new AgentSummary(h.agentId(), h.passed(), h.failed(), h.lastVerifiedAt(), shared(h.lastResult()));
+    }
+
+    /**
+     * The result as the one shared constant: a decoded history brings its own copy, and the rankings
+     * keep a row per agent in memory (48 bytes each, 48 MB for a million agents).
+     */
+    private static String shared(String result) {
+        if (ReceiptFields.PASS.equals(result)) {
+            return ReceiptFields.PASS;
+        }
+        return ReceiptFields.FAIL.equals(result) ? ReceiptFields.FAIL : result;
     }
 
     public long total() {

@@ -228,4 +228,22 @@ class AgentHistoryTest {
         assertEquals(-1, read.recent().get(0).partition());
         assertEquals(List.of(), read.timeline());
     }
+
+    /** A ranking row per agent lives in memory: a decoded history's result is not kept as a copy. */
+    @Test
+    void aRankingRowSharesTheResultConstantInsteadOfTheDecodedCopy() {
+        AgentHistorySerde serde = new AgentHistorySerde();
+        for (String result : List.of("pass", "fail")) {
+            AgentHistory h = AgentHistory.empty("seller")
+                    .with(receipt(1, Instant.parse("2026-11-29T10:00:00Z"), result), 0, 1, HALF_LIFE);
+            AgentHistory decoded = serde.deserializer()
+                    .deserialize("agent-history-changelog", serde.serializer().serialize("agent-history-changelog", h));
+            AgentSummary row = AgentSummary.of(decoded);
+            assertEquals(result, row.lastResult());
+            assertTrue(
+                    row.lastResult() == dev.proofline.contract.ReceiptFields.PASS
+                            || row.lastResult() == dev.proofline.contract.ReceiptFields.FAIL,
+                    "the shared constant");
+        }
+    }
 }
