@@ -47,8 +47,13 @@ final class WritesPerReceipt {
         } else if (topic.endsWith("-changelog")) {
             // <application.id>-<store>-changelog; the bench's application id is bench-<uuid>
             String store = topic.substring(0, topic.length() - "-changelog".length());
-            return store.replaceFirst("^bench-[0-9a-f-]{36}-", "") + " changelog";
+            return withoutApplicationId(store) + " changelog";
         }
-        return topic;
+        return withoutApplicationId(topic); // the log's topic and its entries' repartition topic
+    }
+
+    /** The bench's application id is bench-<uuid>, and it starts every internal topic's name. */
+    private static String withoutApplicationId(String topic) {
+        return topic.replaceFirst("^bench-[0-9a-f-]{36}-", "");
     }
 }

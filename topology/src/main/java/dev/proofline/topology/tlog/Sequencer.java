@@ -7,6 +7,7 @@ import dev.proofline.tlog.MerkleHashes;
 import dev.proofline.tlog.NoteKey;
 import dev.proofline.tlog.SignedLogs;
 import dev.proofline.tlog.TilePath;
+import dev.proofline.tlog.WriteBackStore;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -76,6 +77,8 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
     private final class SequencerProcessor implements Processor<String, byte[], String, byte[]> {
         private ProcessorContext<String, byte[]> context;
         private LogAppender log;
+        // The appender's writes, handed to the store once per batch or punctuation (WriteBackStore).
+        private WriteBackStore writes;
         private KeyValueStore<String, byte[]> store;
         private String refusalLogged; // the last refusal told to the operator
         private boolean refusedThisInterval; // tried again at the next punctuation, not at every entry
@@ -84,10 +87,13 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
         public void init(ProcessorContext<String, byte[]> context) {
             this.context = context;
             this.store = context.getStateStore(STORE);
-            this.log = new LogAppender(LogAppender.Store.of(store::get, store::put, store::delete));
+            // New at every init: a task revived after a failed transaction starts from its store again.
+            this.writes = new WriteBackStore(LogAppender.Store.of(store::get, store::put, store::delete));
+            this.log = new LogAppender(writes);
             if (log.size() > 0 && log.firstLeaf().isEmpty()) {
                 findFirstLeaf();
             }
+            writes.flush();
             // Wall-clock time: a quiet log still gets its last entries checkpointed within the interval.
             context.schedule(interval, PunctuationType.WALL_CLOCK_TIME, this::checkpointIfGrown);
         }
@@ -109,6 +115,7 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
                     checkpoint(batch.timestamp());
                 }
             }
+            writes.flush();
         }
 
         private void checkpointIfGrown(long now) {
@@ -116,6 +123,7 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
             if (log.size() > log.checkpointed() || !log.everCheckpointed()) {
                 checkpoint(now);
             }
+            writes.flush();
         }
 
         /** Tiles first, then the checkpoint: a reader that sees a checkpoint already has its tiles. */
