@@ -490,6 +490,7 @@ public final class PipelineBench {
     }
 
     private static final int AGENT_CURVE_RUNS = 3;
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(10);
     private static final int LONE_REQUESTS = 30;
 
     /**
@@ -509,10 +510,14 @@ public final class PipelineBench {
         List<String> lines = new ArrayList<>();
         java.util.Random random = new java.util.Random(7);
         for (int agents : curve) {
+            if (agents < agentsInStore) { // an earlier phase loaded more: the line prints the real count
+                progress.done(String.format(
+                        "agents curve: %,d asked for, but the stores already hold %,d", agents, agentsInStore));
+            }
             loadAgents(bootstrap, agents);
             // The runs start from stores that have taken in every agent loaded, so what they lag
             // behind at the end is their own.
-            double loadBehind = caughtUp(admin, applicationId);
+            CaughtUp.Wait loaded = CaughtUp.await(admin, bootstrap, applicationId, CATCH_UP_TIMEOUT);
             int inStore = agentsInStore;
             String run = "agents-" + inStore + "-";
             double[] rates = new double[AGENT_CURVE_RUNS];
@@ -529,15 +534,14 @@ public final class PipelineBench {
             }
             // The last receipt is not the end of the work: the stores' sub-topology (histories, scores,
             // rankings) may still be behind. Timed, then waited for, so lone requests meet idle threads.
-            double behind = caughtUp(admin, applicationId);
+            CaughtUp.Wait behind = CaughtUp.await(admin, bootstrap, applicationId, CATCH_UP_TIMEOUT);
             Map<String, Long> written = writes.since(); // the stores' writes included: they are caught up
             int[] lonePicks = random.ints(LONE_REQUESTS, 0, inStore).toArray();
             long[] lone = loneTrips(bootstrap, LONE_REQUESTS, i -> record(lonePicks[i], run + "lone-" + i));
             double rate = median(rates);
             lines.add(String.format(
                     "agents %,9d: pre-loaded %,7.0f receipts/s (%.2fx bare sign; median of %d, %,.0f-%,.0f), CPU per"
-                            + " receipt %,.0f µs; stores caught up %.1f s after the last receipt; then one at a time"
-                            + " p50 %d ms, p99 %d ms",
+                            + " receipt %,.0f µs; stores %s; then one at a time p50 %d ms, p99 %d ms",
                     inStore,
                     rate,
                     rate / signs,
@@ -545,47 +549,14 @@ public final class PipelineBench {
                     rates[0],
                     rates[AGENT_CURVE_RUNS - 1],
                     median(cpu),
-                    behind,
+                    behind.describe(),
                     lone[lone.length / 2],
                     lone[lone.length - 1]));
             lines.add(String.format("agents %,9d: ", inStore)
                     + WritesPerReceipt.line(written, (long) AGENT_CURVE_RUNS * requests.length)
-                    + String.format("; after loading, the stores caught up %.1f s after the last receipt", loadBehind));
+                    + "; after loading, the stores " + loaded.describe());
         }
         return lines;
-    }
-
-    /**
-     * Waits until the application has committed everything written to the topics it reads (the
-     * input and its own internal ones) and returns the seconds waited. A transactional writer leaves a
-     * marker after its records, which a committed offset may stop short of: a partition one offset
-     * behind counts as caught up once its offset has stopped moving.
-     */
-    private static double caughtUp(Admin admin, String applicationId) throws Exception {
-        long start = System.nanoTime();
-        Map<org.apache.kafka.common.TopicPartition, Long> last = Map.of();
-        while (System.nanoTime() - start < TimeUnit.MINUTES.toNanos(10)) {
-            Map<org.apache.kafka.common.TopicPartition, Long> committed = new HashMap<>();
-            admin.listConsumerGroupOffsets(applicationId)
-                    .partitionsToOffsetAndMetadata()
-                    .get()
-                    .forEach((partition, offset) -> committed.put(partition, offset == null ? 0 : offset.offset()));
-            Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
-                    new HashMap<>();
-            committed.keySet().forEach(p -> latest.put(p, org.apache.kafka.clients.admin.OffsetSpec.latest()));
-            var ends = admin.listOffsets(latest).all().get();
-            boolean done = !committed.isEmpty();
-            for (var entry : committed.entrySet()) {
-                long lag = ends.get(entry.getKey()).offset() - entry.getValue();
-                done &= lag <= 0 || (lag == 1 && entry.getValue().equals(last.get(entry.getKey())));
-            }
-            if (done) {
-                break;
-            }
-            last = committed;
-            Thread.sleep(200);
-        }
-        return (System.nanoTime() - start) / 1e9;
     }
 
     /** A request from agent {@code k} of those in the store, to the default input, keyed by its agent. */
@@ -624,23 +595,30 @@ public final class PipelineBench {
     }
 
     /**
-     * Lone requests, one at a time through one producer already connected: each one's trip from send
-     * to its committed receipt or dead letter, in milliseconds, sorted.
+     * Lone requests, one at a time through one producer, after one unmeasured request that connects
+     * it: each one's trip from send to its committed receipt or dead letter, in milliseconds, sorted.
+     * Each waits for its own answer (answers are counted), and a minute without one ends the bench.
      */
     private static long[] loneTrips(String bootstrap, int count, IntFunction<ProducerRecord<String, byte[]>> records) {
         long[] trips = new long[count];
         try (KafkaConsumer<byte[], byte[]> answers =
                         reader(bootstrap, true, Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER);
                 KafkaProducer<String, byte[]> producer = producer(bootstrap, 0)) {
-            for (int i = 0; i < count; i++) {
+            long answered = 0;
+            for (int i = -1; i < count; i++) {
                 long sent = System.nanoTime();
-                producer.send(records.apply(i));
+                producer.send(records.apply(Math.max(i, 0)));
                 producer.flush();
                 long deadline = sent + TimeUnit.MINUTES.toNanos(1);
-                while (answers.poll(Duration.ofMillis(1)).isEmpty() && System.nanoTime() < deadline) {
-                    // a lone request: the first answer is its own
+                while (answered < i + 2) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("a lone request had no receipt or dead letter within a minute");
+                    }
+                    answered += answers.poll(Duration.ofMillis(1)).count();
                 }
-                trips[i] = (System.nanoTime() - sent) / 1_000_000;
+                if (i >= 0) {
+                    trips[i] = (System.nanoTime() - sent) / 1_000_000;
+                }
             }
         }
         Arrays.sort(trips);
