@@ -69,9 +69,7 @@ public final class PipelineBench {
         this.template = text;
         this.requests = new byte[count][];
         for (int i = 0; i < count; i++) {
-            requests[i] = text.replace("\"invoice-7731-draft\"", "\"bench-" + i + "\"")
-                    .replace("\"test-seller-invoice-agent\"", "\"bench-agent-" + (i % 50) + "\"")
-                    .getBytes(StandardCharsets.UTF_8);
+            requests[i] = requestAs(agentName(i % BENCH_AGENTS), "bench-" + i);
         }
     }
 
@@ -277,11 +275,14 @@ public final class PipelineBench {
                                 "reads warm-up " + round,
                                 50,
                                 2_000,
-                                n -> HttpLoad.Call.get("/score/bench-agent-" + (n % 50)));
+                                n -> HttpLoad.Call.get("/score/" + agentName(n % BENCH_AGENTS)));
                         bench.http("reads warm-up " + round, 50, 1_000, n -> HttpLoad.Call.get("/agents?limit=50"));
                     });
                     Figures scores = bench.http(
-                            "REST GET /score", 50, 20_000, n -> HttpLoad.Call.get("/score/bench-agent-" + (n % 50)));
+                            "REST GET /score",
+                            50,
+                            20_000,
+                            n -> HttpLoad.Call.get("/score/" + agentName(n % BENCH_AGENTS)));
                     Figures leaderboard =
                             bench.http("REST GET /agents", 50, 5_000, n -> HttpLoad.Call.get("/agents?limit=50"));
                     Figures recent = bench.http(
@@ -289,7 +290,7 @@ public final class PipelineBench {
                             50,
                             2_000,
                             n -> HttpLoad.Call.get( // receipts are for operators
-                                    "/agents/bench-agent-" + (n % 50) + "/receipts", operator));
+                                    "/agents/" + agentName(n % BENCH_AGENTS) + "/receipts", operator));
                     report.add(String.format(
                             "REST GET /score, 50 clients     %,10.0f answers/s   p50 %d ms, p99 %d ms",
                             scores.rate(), scores.percentile(0.50), scores.percentile(0.99)));
@@ -439,15 +440,18 @@ public final class PipelineBench {
         }
     }
 
+    /** Agents the phases send as, in turn: bench-agent-0 to bench-agent-49. */
+    private static final int BENCH_AGENTS = 50;
+
     /** Agents with receipts in the node's stores: the 50 of every phase, then those loaded for scale. */
-    private int agentsInStore = 50;
+    private int agentsInStore = BENCH_AGENTS;
 
     /**
      * The name of agent {@code k} of those in the store: the 50 the other phases send as, then the
      * ones loaded for scale.
      */
     private static String agentName(int k) {
-        return k < 50 ? "bench-agent-" + k : "scale-agent-" + (k - 50);
+        return k < BENCH_AGENTS ? "bench-agent-" + k : "scale-agent-" + (k - BENCH_AGENTS);
     }
 
     /** The template request sent as {@code agent}, under a task id of its own. */
@@ -506,7 +510,8 @@ public final class PipelineBench {
         untilJitQuiet(
                 "agents, pre-loaded warm-up",
                 PRELOADED_WARM_UP_ROUNDS,
-                round -> preloaded(node, bootstrap, Topics.DEFAULT_RECEIPTS, i -> record(i % 50, "warm-" + i)));
+                round -> preloaded(
+                        node, bootstrap, Topics.DEFAULT_RECEIPTS, i -> record(i % BENCH_AGENTS, "warm-" + i)));
         List<String> lines = new ArrayList<>();
         java.util.Random random = new java.util.Random(7);
         for (int agents : curve) {
@@ -574,7 +579,7 @@ public final class PipelineBench {
         byte[] request = SizedRequests.grownTo(template, bytes).getBytes(StandardCharsets.UTF_8);
         int count = (int) Math.max(20, Math.min(requests.length, 40_000_000L / request.length));
         IntFunction<ProducerRecord<String, byte[]>> records =
-                i -> new ProducerRecord<>(Topics.DEFAULT_INPUT, "bench-agent-" + (i % 50), request);
+                i -> new ProducerRecord<>(Topics.DEFAULT_INPUT, agentName(i % BENCH_AGENTS), request);
         try (KafkaConsumer<byte[], byte[]> answers =
                 reader(bootstrap, true, Topics.DEFAULT_RECEIPTS, Topics.DEFAULT_DEAD_LETTER)) {
             long[] outcome = drain(answers, bootstrap, Math.min(count, 200), records); // warm-up
@@ -673,7 +678,7 @@ public final class PipelineBench {
                 node,
                 bootstrap,
                 topics.receipts(),
-                i -> new ProducerRecord<>(topics.input(), "bench-agent-" + (i % 50), requests[i]));
+                i -> new ProducerRecord<>(topics.input(), agentName(i % BENCH_AGENTS), requests[i]));
     }
 
     /** A pre-loaded run of as many requests as the bench has, the {@code i}-th made by {@code records}. */
@@ -983,7 +988,7 @@ public final class PipelineBench {
                 sent,
                 count,
                 perSecond,
-                i -> new ProducerRecord<>(topic, "bench-agent-" + (i % 50), requests[i]));
+                i -> new ProducerRecord<>(topic, agentName(i % BENCH_AGENTS), requests[i]));
     }
 
     private void produce(

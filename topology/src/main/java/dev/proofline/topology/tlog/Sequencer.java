@@ -79,14 +79,13 @@ public final class Sequencer implements ProcessorSupplier<String, byte[], String
         private LogAppender log;
         // The appender's writes, handed to the store once per batch or punctuation (WriteBackStore).
         private WriteBackStore writes;
-        private KeyValueStore<String, byte[]> store;
         private String refusalLogged; // the last refusal told to the operator
         private boolean refusedThisInterval; // tried again at the next punctuation, not at every entry
 
         @Override
         public void init(ProcessorContext<String, byte[]> context) {
             this.context = context;
-            this.store = context.getStateStore(STORE);
+            KeyValueStore<String, byte[]> store = context.getStateStore(STORE);
             // New at every init: a task revived after a failed transaction starts from its store again.
             this.writes = new WriteBackStore(LogAppender.Store.of(store::get, store::put, store::delete));
             this.log = new LogAppender(writes);
