@@ -38,17 +38,22 @@ public final class DiscoveryRoutes implements RouteGroup {
 
     @Override
     public void mount(JavalinConfig cfg) {
-        cfg.routes.get("/.well-known/agent-card.json", ctx -> json(ctx, 200, documents.agentCard()));
-        cfg.routes.get("/.well-known/agent.json", ctx -> json(ctx, 200, documents.agentCard()));
+        // These documents depend only on this node's settings and keys, fixed at start: built once,
+        // not per request (the agent-card alone derives its test vectors and checks every key).
+        byte[] agentCard = utf8(documents.agentCard());
+        byte[] openApi = utf8(documents.openApi());
+        byte[] apiCatalog = utf8(documents.apiCatalog());
+        byte[] index = utf8(documents.index());
+        String routeList = documents.docsHtml();
+        String llmsTxt = documents.llmsTxt(maxRequestBytes);
+        cfg.routes.get("/.well-known/agent-card.json", ctx -> json(ctx, agentCard));
+        cfg.routes.get("/.well-known/agent.json", ctx -> json(ctx, agentCard));
         cfg.routes.get(
                 "/.well-known/api-catalog",
-                ctx -> ctx.contentType("application/linkset+json")
-                        .result(documents.apiCatalog().toString().getBytes(StandardCharsets.UTF_8)));
-        cfg.routes.get("/openapi.json", ctx -> json(ctx, 200, documents.openApi()));
+                ctx -> ctx.contentType("application/linkset+json").result(apiCatalog));
+        cfg.routes.get("/openapi.json", ctx -> json(ctx, openApi));
         cfg.routes.get(
-                "/llms.txt",
-                ctx -> ctx.contentType("text/plain; charset=utf-8")
-                        .result(documents.llmsTxt(maxRequestBytes) + llmsAppendix.get()));
+                "/llms.txt", ctx -> ctx.contentType("text/plain; charset=utf-8").result(llmsTxt + llmsAppendix.get()));
         cfg.routes.get(
                 "/llms-full.txt",
                 ctx -> ctx.contentType("text/plain; charset=utf-8")
@@ -57,9 +62,9 @@ public final class DiscoveryRoutes implements RouteGroup {
         cfg.routes.get("/", ctx -> {
             String accept = ctx.header("Accept");
             if (accept != null && accept.contains("application/json")) {
-                json(ctx, 200, documents.index());
+                json(ctx, index);
             } else {
-                ctx.contentType("text/html; charset=utf-8").result(documents.docsHtml());
+                ctx.contentType("text/html; charset=utf-8").result(routeList);
             }
         });
     }
@@ -98,6 +103,14 @@ public final class DiscoveryRoutes implements RouteGroup {
             partitions.forEach(list::add);
         });
         json(ctx, healthy ? 200 : 503, body);
+    }
+
+    private static byte[] utf8(ObjectNode document) {
+        return document.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void json(Context ctx, byte[] document) {
+        ctx.contentType("application/json").result(document);
     }
 
     private static void json(Context ctx, int status, ObjectNode body) {
