@@ -245,6 +245,22 @@ public final class PipelineBench {
                     report.add(manyCpu.line("REST receipt, 500 clients", many.records()));
                     report.add(manyCommits.line("REST, 500 clients", many.records(), many.seconds()));
                     report.add(manyRequests.line("REST, 500 clients", many.records()));
+                    // The HTTP floor: the same server, filters and clients answering a document held in
+                    // memory (the agent-card, about 3 KB), nothing published or awaited. No verification over HTTP can
+                    // be
+                    // answered faster than this; the gap between the two is what a verification adds.
+                    IntFunction<HttpLoad.Call> card = n -> HttpLoad.Call.get("/.well-known/agent-card.json");
+                    bench.untilJitQuiet(
+                            "HTTP floor warm-up",
+                            5,
+                            round -> bench.http("HTTP floor warm-up " + round, 500, 10_000, card));
+                    CpuByThread floorCpu = CpuByThread.start();
+                    Figures floor = bench.http("HTTP floor", 500, 4 * Math.min(count, 10_000), card);
+                    report.add(String.format(
+                            "HTTP floor, GET /.well-known/agent-card.json, 500 clients %,6.0f answers/s  p50 %d ms,"
+                                    + " p99 %d ms  (REST verify at 500 clients is %.2fx of it)",
+                            floor.rate(), floor.percentile(0.50), floor.percentile(0.99), many.rate() / floor.rate()));
+                    report.add(floorCpu.line("HTTP floor answer, 500 clients", floor.records()));
                     if (flat != null) {
                         report.add(String.format(
                                 "REST verify (500 clients) / pipeline (Kafka) %6.2fx", many.rate() / flat.rate()));
