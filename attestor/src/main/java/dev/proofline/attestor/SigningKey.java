@@ -13,6 +13,7 @@ public final class SigningKey {
     private final String version;
     private final Ed25519PrivateKeyParameters privateKey;
     private final Ed25519PublicKeyParameters publicKey;
+    private final PublishedKey published;
     private volatile Ed25519Signer fastest;
 
     public SigningKey(String version, Ed25519PrivateKeyParameters privateKey) {
@@ -22,6 +23,7 @@ public final class SigningKey {
         this.version = version;
         this.privateKey = privateKey;
         this.publicKey = privateKey.generatePublicKey();
+        this.published = PublishedKey.ed25519(version, publicKey.getEncoded()); // checks the point once
     }
 
     public static SigningKey generate(String version, SecureRandom random) {
@@ -41,7 +43,7 @@ public final class SigningKey {
     }
 
     public PublishedKey published() {
-        return PublishedKey.ed25519(version, rawPublicKey());
+        return published;
     }
 
     /**
