@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * the task leaves. It lives in memory, not in a state store: a store sorted by score turns every
  * score change into a delete, and a range scan over RocksDB's tombstones grows with them.
  *
- * <p>Memory: one row per agent of this instance's partitions, about 250 bytes each (250 MB for a
+ * <p>Memory: one row per agent of this instance's partitions, about 190 bytes each (190 MB for a
  * million agents on one instance; spread over instances as the partitions are).
  */
 public final class AgentRankings {

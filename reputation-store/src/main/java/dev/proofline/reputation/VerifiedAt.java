@@ -16,7 +16,7 @@ import org.apache.kafka.streams.processor.TimestampExtractor;
  */
 public final class VerifiedAt implements TimestampExtractor {
     private static final int RECEIPT_FORM_LENGTH = "2026-10-01T01:01:09.606993+00:00".length();
-    private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long SECONDS_PER_DAY = 86_400L;
 
     /** Epoch milliseconds of a receipt time ({@code 2026-10-01T01:01:09.606993+00:00}), if it is one. */
     public static OptionalLong millis(String verifiedAt) {
@@ -42,6 +42,15 @@ public final class VerifiedAt implements TimestampExtractor {
      * general parser then judges. Years 1970-9999 only, so -1 never is a real answer.
      */
     static long receiptFormMillis(String s) {
+        long micros = receiptFormMicros(s);
+        return micros < 0 ? -1 : micros / 1_000;
+    }
+
+    /**
+     * Epoch microseconds of a time in the receipt form, or -1 for anything else. Every field has a
+     * fixed width and is range-checked, so {@link #receiptForm} gives back exactly the text read.
+     */
+    static long receiptFormMicros(String s) {
         if (s.length() != RECEIPT_FORM_LENGTH
                 || s.charAt(4) != '-'
                 || s.charAt(7) != '-'
@@ -73,11 +82,31 @@ public final class VerifiedAt implements TimestampExtractor {
                 || second > 59) {
             return -1;
         }
-        return LocalDate.of(year, month, day).toEpochDay() * MILLIS_PER_DAY
-                + hour * 3_600_000L
-                + minute * 60_000L
-                + second * 1_000L
-                + micros / 1_000;
+        long secondOfDay = hour * 3_600L + minute * 60L + second;
+        return (LocalDate.of(year, month, day).toEpochDay() * SECONDS_PER_DAY + secondOfDay) * 1_000_000L + micros;
+    }
+
+    /** The receipt form of epoch microseconds that {@link #receiptFormMicros} read. */
+    static String receiptForm(long epochMicros) {
+        long seconds = Math.floorDiv(epochMicros, 1_000_000L);
+        LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(seconds, SECONDS_PER_DAY));
+        int secondOfDay = (int) Math.floorMod(seconds, SECONDS_PER_DAY);
+        char[] text = "0000-00-00T00:00:00.000000+00:00".toCharArray();
+        write(text, 0, 4, date.getYear());
+        write(text, 5, 2, date.getMonthValue());
+        write(text, 8, 2, date.getDayOfMonth());
+        write(text, 11, 2, secondOfDay / 3_600);
+        write(text, 14, 2, secondOfDay / 60 % 60);
+        write(text, 17, 2, secondOfDay % 60);
+        write(text, 20, 6, (int) Math.floorMod(epochMicros, 1_000_000L));
+        return new String(text);
+    }
+
+    private static void write(char[] text, int from, int count, int value) {
+        for (int i = from + count - 1; i >= from; i--) {
+            text[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
     }
 
     /** The decimal number in {@code count} ASCII digits from {@code from}, or -1. */
