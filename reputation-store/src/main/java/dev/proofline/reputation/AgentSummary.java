@@ -2,6 +2,7 @@ package dev.proofline.reputation;
 
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ReceiptFields;
+import dev.proofline.contract.ReceiptTimes;
 import java.util.Comparator;
 import java.util.Objects;
 import tools.jackson.databind.JsonNode;
@@ -21,7 +22,7 @@ public final class AgentSummary {
             .thenComparing(Comparator.comparingLong(AgentSummary::total).reversed())
             .thenComparing(AgentSummary::agentId);
 
-    private static final long NOT_COMPACT = -1;
+    private static final long NOT_COMPACT = ReceiptTimes.NOT_IN_FORM;
 
     private final String agentId;
     private final long passed;
@@ -34,7 +35,7 @@ public final class AgentSummary {
         this.agentId = agentId;
         this.passed = passed;
         this.failed = failed;
-        this.lastVerifiedMicros = lastVerifiedAt == null ? NOT_COMPACT : VerifiedAt.receiptFormMicros(lastVerifiedAt);
+        this.lastVerifiedMicros = lastVerifiedAt == null ? NOT_COMPACT : ReceiptTimes.epochMicros(lastVerifiedAt);
         this.lastVerifiedText = lastVerifiedMicros == NOT_COMPACT ? lastVerifiedAt : null;
         this.lastResult = lastResult;
     }
@@ -68,7 +69,7 @@ public final class AgentSummary {
 
     /** The {@code verified_at} of the agent's latest receipt, exactly as the receipt has it. */
     public String lastVerifiedAt() {
-        return lastVerifiedMicros == NOT_COMPACT ? lastVerifiedText : VerifiedAt.receiptForm(lastVerifiedMicros);
+        return lastVerifiedMicros == NOT_COMPACT ? lastVerifiedText : ReceiptTimes.format(lastVerifiedMicros);
     }
 
     public String lastResult() {

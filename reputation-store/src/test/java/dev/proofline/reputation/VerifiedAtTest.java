@@ -29,28 +29,6 @@ class VerifiedAtTest {
         }
     }
 
-    /** What the rankings keep of a time (epoch microseconds) prints back to the very text read. */
-    @Test
-    void aReceiptTimeReadAsMicrosecondsPrintsBackExactly() {
-        SplittableRandom random = new SplittableRandom(1035);
-        long first = Instant.parse("1970-01-01T00:00:00Z").getEpochSecond();
-        long last = Instant.parse("9999-12-31T23:59:59Z").getEpochSecond();
-        for (int i = 0; i < 100_000; i++) {
-            Instant at = Instant.ofEpochSecond(
-                    first + random.nextLong(last - first + 1), random.nextInt(1_000_000) * 1_000L);
-            String text = RECEIPT_FORM.format(at.atOffset(ZoneOffset.UTC));
-            long micros = VerifiedAt.receiptFormMicros(text);
-            assertEquals(at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000, micros, text);
-            assertEquals(text, VerifiedAt.receiptForm(micros));
-        }
-        for (String edge : List.of(
-                "1970-01-01T00:00:00.000000+00:00",
-                "2024-02-29T23:59:59.999999+00:00",
-                "9999-12-31T23:59:59.999999+00:00")) {
-            assertEquals(edge, VerifiedAt.receiptForm(VerifiedAt.receiptFormMicros(edge)));
-        }
-    }
-
     @Test
     void leavesEverythingElseToJavaTime() {
         List<String> others = List.of(
