@@ -39,7 +39,7 @@ public final class DiscoveryRoutes implements RouteGroup {
     @Override
     public void mount(JavalinConfig cfg) {
         // These documents depend only on this node's settings and keys, fixed at start: built once,
-        // not per request (the agent-card alone derives its test vectors and checks every key).
+        // not per request (the agent-card alone reads, canonicalizes and hashes its test vectors).
         byte[] agentCard = utf8(documents.agentCard());
         byte[] openApi = utf8(documents.openApi());
         byte[] apiCatalog = utf8(documents.apiCatalog());
