@@ -5,7 +5,6 @@ import dev.proofline.contract.ReceiptTimes;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -20,7 +19,6 @@ import tools.jackson.databind.node.ObjectNode;
  * Lists are capped; each carries {@code <name>_total} and {@code <name>_omitted}.
  */
 public final class ReceiptAssembler {
-    static final DateTimeFormatter TIMESTAMP = ReceiptTimes.FORM;
 
     private final EngineSettings settings;
 

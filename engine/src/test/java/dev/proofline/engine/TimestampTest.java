@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.proofline.contract.ReceiptTimes;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.SplittableRandom;
@@ -13,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TimestampTest {
 
     private static String formatted(Instant instant) {
-        return ReceiptAssembler.TIMESTAMP.format(instant.truncatedTo(ChronoUnit.MICROS));
+        return ReceiptTimes.FORM.format(instant.truncatedTo(ChronoUnit.MICROS));
     }
 
     @ParameterizedTest

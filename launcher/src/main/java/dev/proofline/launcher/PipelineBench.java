@@ -246,9 +246,8 @@ public final class PipelineBench {
                     report.add(manyCommits.line("REST, 500 clients", many.records(), many.seconds()));
                     report.add(manyRequests.line("REST, 500 clients", many.records()));
                     // The HTTP floor: the same server, filters and clients answering a document held in
-                    // memory (the agent-card, a few KB), nothing published or awaited. No verification over HTTP can
-                    // be
-                    // answered faster than this; the gap between the two is what a verification adds.
+                    // memory (the agent-card, a few KB), nothing published or awaited. No verification
+                    // over HTTP can be answered faster; the gap between the two is what one adds.
                     IntFunction<HttpLoad.Call> card = n -> HttpLoad.Call.get("/.well-known/agent-card.json");
                     bench.untilJitQuiet(
                             "HTTP floor warm-up",
