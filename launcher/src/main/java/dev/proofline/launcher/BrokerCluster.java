@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,10 +43,9 @@ public final class BrokerCluster implements AutoCloseable {
     /** The same, with the nodes run from {@code jar} (the shaded Proofline jar). */
     public static BrokerCluster start(Path dataDir, String host, int size, Path jar) throws Exception {
         java.nio.file.Files.createDirectories(dataDir);
-        List<Integer> ports = new ArrayList<>();
-        for (int i = 0; i < 2 * size; i++) {
-            ports.add(EmbeddedKafkaBroker.freePort(host));
-        }
+        List<Integer> ports = Arrays.stream(EmbeddedKafkaBroker.freePorts(host, 2 * size))
+                .boxed()
+                .toList();
         String voters = IntStream.range(0, size)
                 .mapToObj(i -> (i + 1) + "@" + host + ":" + ports.get(size + i))
                 .collect(Collectors.joining(","));

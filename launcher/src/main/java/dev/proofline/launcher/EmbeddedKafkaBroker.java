@@ -49,8 +49,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Starts a broker on {@code host:port} (0 picks a free port); returns once it accepts clients. */
     public static EmbeddedKafkaBroker start(Path logDir, String host, int port) throws IOException {
-        int kafkaPort = port == 0 ? freePort(host) : port;
-        return start(logDir, Node.single(host, kafkaPort, freePort(host)));
+        int[] free = freePorts(host, 2);
+        int kafkaPort = port == 0 ? free[0] : port;
+        int controllerPort = free[0] != kafkaPort ? free[0] : free[1];
+        return start(logDir, Node.single(host, kafkaPort, controllerPort));
     }
 
     /**
@@ -140,8 +142,30 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     public static int freePort(String host) throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
-            return socket.getLocalPort();
+        return freePorts(host, 1)[0];
+    }
+
+    /**
+     * {@code count} different free ports. All are held open while they are chosen: ports picked one
+     * after another can repeat (the system may hand out a port just closed again), and a broker
+     * refuses a listener and a controller on the same port.
+     */
+    public static int[] freePorts(String host, int count) throws IOException {
+        InetAddress address = InetAddress.getByName(host);
+        ServerSocket[] sockets = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0, 1, address);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
         }
     }
 }
