@@ -64,6 +64,13 @@ final class ChildProofline implements AutoCloseable {
      */
     static ChildProofline sharingWork(Path dir, String name, String bootstrap, String applicationId, String... more)
             throws Exception {
+        return sharingWork(dir, name, bootstrap, applicationId, EmbeddedKafkaBroker.freePort("127.0.0.1"), more);
+    }
+
+    /** As above, on an HTTP port the caller chose (with others, when they must all differ). */
+    static ChildProofline sharingWork(
+            Path dir, String name, String bootstrap, String applicationId, int httpPort, String... more)
+            throws Exception {
         List<String> flags = new ArrayList<>(List.of(
                 "--bootstrap-servers",
                 bootstrap,
@@ -72,7 +79,7 @@ final class ChildProofline implements AutoCloseable {
                 "--keys-dir",
                 dir.resolve("keys").toString(),
                 "--http-port",
-                Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1")),
+                Integer.toString(httpPort),
                 "--application-id",
                 applicationId,
                 "--streams.session.timeout.ms",

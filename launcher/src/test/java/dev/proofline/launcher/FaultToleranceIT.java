@@ -74,12 +74,14 @@ class FaultToleranceIT {
 
     @Test
     void nodeStartedWhileTheBrokerIsDownWaitsAndCatchesUp() throws Exception {
-        int kafkaPort = EmbeddedKafkaBroker.freePort("127.0.0.1");
+        // The broker's port is not bound until later, so the node's HTTP port is chosen with it.
+        int[] ports = EmbeddedKafkaBroker.freePorts("127.0.0.1", 2);
+        int kafkaPort = ports[0];
         String bootstrap = "127.0.0.1:" + kafkaPort;
         Path log = tmp.resolve("node.log");
         CompletableFuture<ChildProofline> starting = CompletableFuture.supplyAsync(() -> {
             try {
-                return instance(bootstrap, "node");
+                return ChildProofline.sharingWork(tmp, "node", bootstrap, "fault-test", ports[1]);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -36,8 +36,9 @@ class RestartIT {
 
     @Test
     void restartKeepsTopicsSchemaIdsAndKeyAndReEmitsNothing() throws Exception {
-        String kafkaPort = Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1"));
-        String httpPort = Integer.toString(EmbeddedKafkaBroker.freePort("127.0.0.1"));
+        int[] ports = EmbeddedKafkaBroker.freePorts("127.0.0.1", 2); // together, so never the same
+        String kafkaPort = Integer.toString(ports[0]);
+        String httpPort = Integer.toString(ports[1]);
         String data = tmp.resolve("data").toString();
         String[] flags = {"--data-dir", data, "--kafka-port", kafkaPort, "--http-port", httpPort};
         String bootstrap = "127.0.0.1:" + kafkaPort;

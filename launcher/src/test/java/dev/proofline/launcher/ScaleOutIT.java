@@ -61,8 +61,9 @@ class ScaleOutIT {
     void eitherInstanceAnswersForEveryAgentAndTheSurvivorTakesOverFromAKilledOne() throws Exception {
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
             System.out.println("scale-out IT runs on " + kafka.description());
-            String a = "http://127.0.0.1:" + EmbeddedKafkaBroker.freePort("127.0.0.1");
-            String b = "http://127.0.0.1:" + EmbeddedKafkaBroker.freePort("127.0.0.1");
+            int[] ports = EmbeddedKafkaBroker.freePorts("127.0.0.1", 2); // together, so never the same
+            String a = "http://127.0.0.1:" + ports[0];
+            String b = "http://127.0.0.1:" + ports[1];
             try (ChildProofline first = start("a", kafka.bootstrapServers(), a.substring(a.lastIndexOf(':') + 1));
                     ChildProofline second = start("b", kafka.bootstrapServers(), b.substring(b.lastIndexOf(':') + 1))) {
                 PipelineHarness.produce(kafka.bootstrapServers(), 0, REQUESTS);

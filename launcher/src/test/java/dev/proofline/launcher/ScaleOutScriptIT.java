@@ -67,8 +67,10 @@ class ScaleOutScriptIT {
 
     @Test
     void twoInstancesShareTheWorkAnswerTheSameScoresAndStopTogether() throws Exception {
-        int kafkaPort = EmbeddedKafkaBroker.freePort("127.0.0.1");
-        int[] httpPorts = {EmbeddedKafkaBroker.freePort("127.0.0.1"), EmbeddedKafkaBroker.freePort("127.0.0.1")};
+        // chosen together: ports chosen one after another can repeat
+        int[] ports = EmbeddedKafkaBroker.freePorts("127.0.0.1", 3);
+        int kafkaPort = ports[0];
+        int[] httpPorts = {ports[1], ports[2]};
         ProcessBuilder builder = new ProcessBuilder(
                         "bash",
                         "scripts/scale-out.sh",
