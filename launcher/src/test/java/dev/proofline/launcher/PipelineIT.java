@@ -513,6 +513,17 @@ class PipelineIT {
         assertEquals(
                 422,
                 get("/score/" + agent + "?as_of=yesterday", 422).get("status").asInt());
+        // Years Java reads but RFC 3339 does not; the first two overflow epoch milliseconds.
+        for (String far :
+                new String[] {"-999999999-01-01T00:00:00Z", "%2B999999999-12-31T23:59:59Z", "%2B10000-01-01T00:00:00Z"
+                }) {
+            for (String path : new String[] {"/score/" + agent, "/score/nobody-yet", "/reputation/nobody-yet"}) {
+                assertEquals(
+                        "invalid_request",
+                        get(path + "?as_of=" + far, 422).get("code").asString(),
+                        path + " as of " + far);
+            }
+        }
     }
 
     @Test
