@@ -27,7 +27,7 @@ public final class Responses {
      * Whether Kafka Streams refused because it is between states (starting, rebalancing, stopping): a
      * store not queryable now, or the client's own "not running" check.
      */
-    static boolean isStreamsInTransition(Exception e) {
+    public static boolean isStreamsInTransition(Exception e) {
         if (e instanceof InvalidStateStoreException) {
             return true;
         }

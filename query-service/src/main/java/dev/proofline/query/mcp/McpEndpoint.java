@@ -139,7 +139,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .build();
         return SyncToolSpecification.builder()
                 .tool(tool)
-                .callHandler((exchange, request) -> {
+                .callHandler(GuardedTool.guarded(tool.name(), (exchange, request) -> {
                     // The caller's own bytes; the SDK's maps only when the transport did not see them.
                     byte[] body = exchange.transportContext().get(ToolArguments.ATTRIBUTE) instanceof byte[] sent
                             ? sent
@@ -154,7 +154,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                         Thread.currentThread().interrupt(); // shutting down
                         return result(Answer.notReady());
                     }
-                })
+                }))
                 .build();
     }
 
@@ -182,7 +182,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .build();
         return SyncToolSpecification.builder()
                 .tool(tool)
-                .callHandler((exchange, request) -> {
+                .callHandler(GuardedTool.guarded(tool.name(), (exchange, request) -> {
                     Object agentId = request.arguments() == null
                             ? null
                             : request.arguments().get("agent_id");
@@ -212,7 +212,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                     } catch (NotQueryableException e) {
                         return result(Answer.notReady());
                     }
-                })
+                }))
                 .build();
     }
 
