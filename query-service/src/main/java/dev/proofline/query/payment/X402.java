@@ -1,5 +1,7 @@
 package dev.proofline.query.payment;
 
+import dev.proofline.attestor.CanonicalJson;
+import dev.proofline.attestor.CanonicalJsonException;
 import dev.proofline.attestor.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -65,6 +67,13 @@ public final class X402 {
                 || !object.path("accepted").isObject()
                 || !object.path("payload").isObject()) {
             throw new IllegalArgumentException("lacks x402Version, accepted or payload");
+        }
+        // Its identity and its terms are read through canonical JSON: a number beyond a double's range
+        // or a lone surrogate has none, so it is refused here rather than failing there.
+        try {
+            CanonicalJson.toCanonicalBytes(object);
+        } catch (CanonicalJsonException e) {
+            throw new IllegalArgumentException("holds a value with no canonical JSON form");
         }
         return object;
     }

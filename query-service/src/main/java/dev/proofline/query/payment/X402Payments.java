@@ -123,7 +123,7 @@ public final class X402Payments {
                     List.of())));
         }
         ObjectNode offered = terms.requirements(priced.amount());
-        if (payload.get("x402Version").asInt() != X402.VERSION || !sameTerms(payload.get("accepted"), offered)) {
+        if (!matchesOffer(payload, offered)) {
             return refuse(
                     caller,
                     resourceUrl,
@@ -200,8 +200,8 @@ public final class X402Payments {
             JsonNode authorization = payload.path("payload").path("authorization");
             LOG.warn(
                     "payment settlement unconfirmed, receipt withheld (payer {}, nonce {}): {}",
-                    authorization.path("from").asString("?"),
-                    authorization.path("nonce").asString("?"),
+                    hexOrUnknown(authorization.path("from")),
+                    hexOrUnknown(authorization.path("nonce")),
                     e.getMessage());
             return settlementFailed(unconfirmed(terms, payload));
         } catch (InterruptedException e) {
@@ -301,6 +301,13 @@ public final class X402Payments {
     }
 
     private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,78}");
+    private static final Pattern HEX = Pattern.compile("0x[0-9a-fA-F]{1,128}");
+
+    /** A payer's address or nonce for the log: it came in the caller's header, so it is logged only as hex. */
+    static String hexOrUnknown(JsonNode value) {
+        String text = value.asString("");
+        return HEX.matcher(text).matches() ? text : "?";
+    }
 
     /**
      * What makes a payment one payment: for an EIP-3009 authorization, its network, asset, payer
@@ -318,6 +325,12 @@ public final class X402Payments {
                     .getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
         return Sha256.hex(CanonicalJson.toCanonicalBytes(payload.get("payload")));
+    }
+
+    /** Whether a payload is x402 version 2 and accepted what was offered. */
+    static boolean matchesOffer(ObjectNode payload, ObjectNode offered) {
+        JsonNode version = payload.get("x402Version"); // integral (checkPayload), and may be any size
+        return version.isInt() && version.intValue() == X402.VERSION && sameTerms(payload.get("accepted"), offered);
     }
 
     /**

@@ -57,6 +57,25 @@ class X402Test {
     }
 
     @Test
+    void aPayersAddressAndNonceReachTheLogOnlyAsHex() {
+        assertEquals("0xAbC0123", X402Payments.hexOrUnknown(StrictJson.parse("\"0xAbC0123\"")));
+        for (String json : new String[] {"\"0xab\\nWARN forged\"", "\"abc\"", "\"0x\"", "12", "null", "{}"}) {
+            assertEquals("?", X402Payments.hexOrUnknown(StrictJson.parse(json)), json);
+        }
+        assertEquals("?", X402Payments.hexOrUnknown(StrictJson.parse("\"0x" + "a".repeat(129) + "\"")));
+    }
+
+    @Test
+    void onlyVersion2MatchesTheOfferWhateverSizeTheVersionNumberIs() {
+        ObjectNode offered = terms.requirements(10_000);
+        for (String version : new String[] {"2", "1", "3", "0", "-2", "4294967298", "18446744073709551618"}) {
+            ObjectNode payload = (ObjectNode) StrictJson.parse("{\"x402Version\":" + version + ",\"payload\":{}}");
+            payload.set("accepted", offered.deepCopy());
+            assertEquals(version.equals("2"), X402Payments.matchesOffer(payload, offered), version);
+        }
+    }
+
+    @Test
     void anAuthorizationMustOutliveTheVerificationAndItsSettlement() {
         long now = 1_800_000_000L;
         for (String validBefore :
@@ -135,7 +154,14 @@ class X402Test {
             "not base64!",
             Base64.getEncoder().encodeToString("not json".getBytes(StandardCharsets.UTF_8)),
             Base64.getEncoder().encodeToString("[1]".getBytes(StandardCharsets.UTF_8)),
-            Base64.getEncoder().encodeToString("{\"x402Version\":2}".getBytes(StandardCharsets.UTF_8))
+            Base64.getEncoder().encodeToString("{\"x402Version\":2}".getBytes(StandardCharsets.UTF_8)),
+            // No canonical form, and a payment's identity and terms are read through it.
+            Base64.getEncoder()
+                    .encodeToString("{\"x402Version\":2,\"accepted\":{\"maxTimeoutSeconds\":1e400},\"payload\":{}}"
+                            .getBytes(StandardCharsets.UTF_8)),
+            Base64.getEncoder()
+                    .encodeToString("{\"x402Version\":2,\"accepted\":{},\"payload\":{\"a\":\"\\ud800\"}}"
+                            .getBytes(StandardCharsets.UTF_8))
         }) {
             assertThrows(IllegalArgumentException.class, () -> X402.decodePayload(bad), bad);
         }
