@@ -344,7 +344,12 @@ class HostileCorpusIT {
                 Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 new org.apache.kafka.common.serialization.StringSerializer(),
                 new org.apache.kafka.common.serialization.StringSerializer())) {
-            for (String notAVersion : List.of("not json", "{\"subject\": 1}", "[]")) {
+            for (String notAVersion : List.of(
+                    "not json",
+                    "{\"subject\": 1}",
+                    "[]",
+                    // every field of a version, but no Avro schema: never remembered, so never parsed later
+                    "{\"subject\":\"z\",\"version\":1,\"id\":2139062142,\"schema\":\"nope\"}")) {
                 foreign.send(new ProducerRecord<>(RegistryStore.TOPIC, "foreign", notAVersion))
                         .get(60, TimeUnit.SECONDS);
             }
@@ -377,6 +382,9 @@ class HostileCorpusIT {
             SchemaRegistryException unknown = org.junit.jupiter.api.Assertions.assertThrows(
                     SchemaRegistryException.class, () -> other.schemaById(0x7f7f7f7f));
             assertEquals(40403, unknown.errorCode());
+            SchemaRegistryException notAvro = org.junit.jupiter.api.Assertions.assertThrows(
+                    SchemaRegistryException.class, () -> other.schemaById(2139062142));
+            assertEquals(40403, notAvro.errorCode(), "a version whose schema is no Avro schema is skipped");
         }
     }
 
@@ -451,6 +459,21 @@ class HostileCorpusIT {
         HttpResponse<String> duplicate = postSchema("/subjects/receipts-value", twice);
         assertEquals(422, duplicate.statusCode(), duplicate.body());
         assertEquals(42201, StrictJson.parse(duplicate.body()).get("error_code").asInt());
+        // Avro's parser throws plain Java exceptions for these (an unknown sort order, a number
+        // where a name is due, a default that is no number): still the caller's schema, still 42201.
+        for (String field : new String[] {
+            "{\"name\":\"a\",\"type\":\"int\",\"order\":\"x\"}",
+            "{\"name\":\"a\",\"type\":\"int\",\"order\":1}",
+            "{\"name\":\"a\",\"type\":\"float\",\"default\":\"abc\"}"
+        }) {
+            String schema = "{\"type\":\"record\",\"name\":\"R\",\"fields\":[" + field + "]}";
+            for (String path : new String[] {"/subjects/receipts-value", "/subjects/hostile-odd-value/versions"}) {
+                HttpResponse<String> odd = postSchema(path, schema);
+                assertEquals(422, odd.statusCode(), path + " " + field + ": " + odd.body());
+                assertEquals(
+                        42201, StrictJson.parse(odd.body()).get("error_code").asInt(), odd.body());
+            }
+        }
     }
 
     /** A registry POST of {@code {"schema": schemaText}}, as Confluent's clients send it. */

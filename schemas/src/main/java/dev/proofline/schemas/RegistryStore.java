@@ -136,6 +136,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 if (record.value() != null) {
                     try {
                         JsonNode v = JSON.readTree(record.value());
+                        parse(v.get("schema").asString()); // an id must lead to a schema a reader can use
                         remember(new Version(
                                 v.get("subject").asString(),
                                 v.get("version").asInt(),
@@ -339,6 +340,10 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             // Parsed JSON, but no schema: a duplicate field, a nested union, a default of the wrong type.
             throw new SchemaRegistryException(
                     42201, "Invalid schema: " + (e.getMessage() == null ? "not an Avro schema" : e.getMessage()));
+        } catch (RuntimeException e) {
+            // Avro's parser also throws plain Java exceptions for some bad schemas (an unknown sort
+            // order, a number where text is due); what they say is about Avro's code, not the schema.
+            throw new SchemaRegistryException(42201, "Invalid schema: not an Avro schema");
         }
     }
 
