@@ -155,8 +155,9 @@ public final class VerificationFrontDoor {
         } catch (KafkaException e) {
             return notPublished(correlationId, e.toString());
         }
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            return answer(reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            return answer(reply.get(timeout.toMillis(), TimeUnit.MILLISECONDS), written, deadline);
         } catch (ExecutionException e) {
             return notPublished(correlationId, e.getCause().toString());
         } catch (TimeoutException e) {
@@ -179,10 +180,32 @@ public final class VerificationFrontDoor {
         return Answer.error(ErrorDocument.brokerUnavailable());
     }
 
-    /** The signed receipt exactly as signed, or the dead letter's error document with its own status. */
-    private Answer answer(CorrelatedReplies.Reply reply) {
+    /**
+     * The signed receipt exactly as signed, or the dead letter's error document with its own status.
+     * A receipt must be the one for the record this request was written as: its verification id is
+     * derived from where that record is. A reply is found by its correlation id alone, and anyone who
+     * can read the input topic and write to the receipts topic could otherwise answer a caller (and
+     * have a payment settled) with a receipt for something else.
+     */
+    private Answer answer(CorrelatedReplies.Reply reply, CompletableFuture<RecordMetadata> written, long deadline)
+            throws InterruptedException {
         if (reply.isReceipt()) {
             Receipt receipt = receipts.deserialize(reply.value());
+            RecordMetadata at;
+            try { // the receipt can be read a moment before the producer hears its request was written
+                at = written.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                return Answer.error(ErrorDocument.brokerUnavailable());
+            }
+            String expected = ids.of(at.topic(), at.partition(), at.offset()).toString();
+            if (!expected.equals(receipt.getVerificationId())) {
+                LOG.warn(
+                        "the receipt at partition {} offset {} carries a caller's correlation id but another"
+                                + " request's verification id; the caller is told to fetch its own",
+                        reply.partition(),
+                        reply.offset());
+                return Answer.error(ErrorDocument.receiptPending(expected));
+            }
             answered.receipt(receipt.getVerificationId(), receipt.getAgentId(), reply.partition(), reply.offset());
             return Answer.ok(receipt.getSignedJson());
         }

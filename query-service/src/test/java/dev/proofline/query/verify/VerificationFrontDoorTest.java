@@ -1,6 +1,7 @@
 package dev.proofline.query.verify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,6 +23,7 @@ import dev.proofline.query.Answer;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.InMemorySchemaRegistry;
+import dev.proofline.schemas.TestReceipts;
 import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +63,8 @@ class VerificationFrontDoorTest {
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("latest");
     private CorrelatedReplies replies;
     private WaitingBytes waiting = new WaitingBytes(64L * 1024 * 1024);
+    private final AvroSerde<Receipt> receiptSerde =
+            new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
 
     @AfterEach
     void close() throws InterruptedException {
@@ -80,7 +84,7 @@ class VerificationFrontDoorTest {
                 engine.parser(),
                 producer,
                 replies,
-                new AvroSerde<Receipt>(new InMemorySchemaRegistry(), Receipt.getClassSchema()),
+                receiptSerde,
                 TOPICS.input(),
                 timeout,
                 new SubmitterStamp(DeploymentSecret.of(new byte[32])),
@@ -126,6 +130,18 @@ class VerificationFrontDoorTest {
         consumer.schedulePollTask(() -> consumer.addRecord(deadLetter));
     }
 
+    /** Answers the first request sent with a receipt whose verification id is {@code verificationId}. */
+    private void receiptForTheFirstRequest(String verificationId, String signedJson) {
+        byte[] value = receiptSerde.serialize(
+                RECEIPTS.topic(), TestReceipts.carrying(verificationId, "task", "agent", signedJson));
+        ConsumerRecord<byte[], byte[]> receipt = new ConsumerRecord<>(RECEIPTS.topic(), 0, 0, null, value);
+        receipt.headers()
+                .add(
+                        Headers.CORRELATION_ID,
+                        correlationId(producer.history().get(0)).getBytes(StandardCharsets.UTF_8));
+        consumer.schedulePollTask(() -> consumer.addRecord(receipt));
+    }
+
     private static String correlationId(ProducerRecord<String, byte[]> sent) {
         return new String(sent.headers().lastHeader(Headers.CORRELATION_ID).value(), StandardCharsets.UTF_8);
     }
@@ -156,6 +172,40 @@ class VerificationFrontDoorTest {
         String expectedId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 0).toString();
         assertTrue(answer.json().contains(expectedId), answer.json());
         assertEquals(0, replies.waitingCount());
+    }
+
+    @Test
+    void theReceiptForTheRecordWrittenIsTheAnswerExactlyAsSigned() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        CompletableFuture<Answer> pending = verifyInBackground(door);
+        producer.completeNext();
+        String ownId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 0).toString();
+        String signed = "{\"verification_id\":\"" + ownId + "\",\"result\":\"pass\"}";
+        receiptForTheFirstRequest(ownId, signed);
+        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(200, answer.status(), answer.json());
+        assertEquals(signed, answer.json());
+    }
+
+    /**
+     * A reply is found by correlation id alone: one who can read the input topic and write to the
+     * receipts topic can send a receipt for another request under a caller's correlation id. It is
+     * not the caller's answer (nor what a payment would settle on): they are told their own id.
+     */
+    @Test
+    void aReceiptForAnotherRecordUnderTheCallersCorrelationIdIsNotTheirAnswer() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        CompletableFuture<Answer> pending = verifyInBackground(door);
+        producer.completeNext();
+        String otherId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 7).toString();
+        receiptForTheFirstRequest(otherId, "{\"verification_id\":\"" + otherId + "\",\"result\":\"pass\"}");
+        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(504, answer.status(), answer.json());
+        JsonNode error = StrictJson.parse(answer.json());
+        assertEquals("receipt_pending", error.get("code").asString());
+        String ownId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 0).toString();
+        assertTrue(answer.json().contains(ownId), answer.json());
+        assertFalse(answer.json().contains(otherId), answer.json());
     }
 
     @Test
