@@ -19,9 +19,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +59,14 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         t.setDaemon(true);
         return t;
     });
+    /** One thread per write under way, at most one per client (see {@link #send}); idle ones end. */
+    private final ExecutorService writers = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "proofline-live-feed-writer");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final AtomicLong slowClosed = new AtomicLong();
     private long landed;
     private long lastSentAt = System.currentTimeMillis();
 
@@ -135,10 +146,10 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
             closeLongConnectedOrRevoked(now);
             String event = takeEvent();
             if (event != null) {
-                send("receipts", event);
+                send(client -> client.sendEvent("receipts", event));
                 lastSentAt = now;
             } else if (now - lastSentAt >= KEEP_ALIVE_MILLIS) {
-                clients.keySet().forEach(c -> c.sendComment("keep-alive")); // proxies close idle connections
+                send(client -> client.sendComment("keep-alive")); // proxies close idle connections
                 lastSentAt = now;
             }
         } catch (RuntimeException e) {
@@ -181,7 +192,7 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         clients.forEach((client, connection) -> {
             if (now - connection.since() > maxConnectedMillis || !stillAllowed(connection)) {
                 clients.remove(client);
-                client.close();
+                writers.execute(client::close); // not on the ticker: a close may wait on a full socket
             }
         });
     }
@@ -196,16 +207,43 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     }
 
     /** When a stream was opened, and the bearer token it was opened with. */
-    private record Connection(long since, String token) {}
+    /** A client: when it connected, the key it opened the stream with, and whether a write to it is under way. */
+    private record Connection(long since, String token, AtomicBoolean writing) {
+        Connection(long since, String token) {
+            this(since, token, new AtomicBoolean());
+        }
+    }
 
-    private void send(String name, String data) {
+    /**
+     * Hands each client its event on a thread of its own: a write blocks while the client's socket is
+     * full, and a reader that stopped reading would otherwise hold up every other client's feed (and
+     * the revocation check) until the connection timed out. A client still being written the last
+     * event when the next is due reads too slowly for a feed that ticks twice a second: it is closed,
+     * and its EventSource reconnects. So at most one write per client is ever under way.
+     */
+    private void send(Consumer<SseClient> write) {
         clients.forEach((client, connection) -> {
             if (client.terminated()) {
                 clients.remove(client);
+            } else if (!connection.writing().compareAndSet(false, true)) {
+                clients.remove(client);
+                slowClosed.incrementAndGet();
+                writers.execute(client::close);
             } else {
-                client.sendEvent(name, data);
+                writers.execute(() -> {
+                    try {
+                        write.accept(client);
+                    } finally {
+                        connection.writing().set(false);
+                    }
+                });
             }
         });
+    }
+
+    /** Clients closed for reading too slowly, since start. */
+    public long slowClientsClosed() {
+        return slowClosed.get();
     }
 
     /** {"count": n, "receipts": [...]}: the signed receipts embedded exactly as signed. */
@@ -221,6 +259,7 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     @Override
     public void close() {
         ticker.shutdownNow();
+        writers.shutdownNow();
         clients.clear();
     }
 }

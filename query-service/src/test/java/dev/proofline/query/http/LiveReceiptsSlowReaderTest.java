@@ -1,0 +1,122 @@
+package dev.proofline.query.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.proofline.reputation.TestReceipts;
+import dev.proofline.schemas.AvroSerde;
+import dev.proofline.schemas.CorrelatedReplies;
+import dev.proofline.schemas.InMemorySchemaRegistry;
+import dev.proofline.schemas.avro.Receipt;
+import io.javalin.Javalin;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One reader that stops reading must not hold up the feed for the others. A write to it blocks once
+ * its socket is full; written on the ticker, it stopped every client's events (and the revocation
+ * check) until the connection timed out, 30 s later.
+ */
+class LiveReceiptsSlowReaderTest {
+    private static final String REQUEST =
+            "GET " + LiveReceipts.PATH + " HTTP/1.1\r\nHost: proofline\r\nAccept: text/event-stream\r\n\r\n";
+
+    @Test
+    void aReaderThatStopsReadingIsClosedAndTheOthersKeepTheirEvents() throws Exception {
+        AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
+        // Receipts of 20 KB, ten to an event, five events a second: a stopped reader's socket fills in
+        // well under a second.
+        byte[] receipt = serde.serialize(
+                "receipts",
+                Receipt.newBuilder(TestReceipts.receipt(1, "seller", "pass"))
+                        .setSignedJson("{\"verification_id\":\"id-1\",\"pad\":\"" + "x".repeat(20_000) + "\"}")
+                        .build());
+        try (LiveReceipts feed = new LiveReceipts(
+                        serde, token -> java.util.Optional.empty(), 10, Duration.ofMinutes(5), Duration.ofMillis(200));
+                Holder server = start(feed)) {
+            int port = server.javalin().port();
+            try (Socket stopped = new Socket()) {
+                stopped.setReceiveBufferSize(1024);
+                stopped.connect(new InetSocketAddress("127.0.0.1", port));
+                stopped.getOutputStream().write(REQUEST.getBytes(StandardCharsets.US_ASCII)); // never reads
+                try (Socket reading = new Socket("127.0.0.1", port)) {
+                    reading.getOutputStream().write(REQUEST.getBytes(StandardCharsets.US_ASCII));
+                    List<Long> events = new CopyOnWriteArrayList<>();
+                    Thread reader = new Thread(() -> readEvents(reading, events));
+                    reader.setDaemon(true);
+                    reader.start();
+                    awaitClients(feed, 2);
+
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+                    while (System.nanoTime() < end) {
+                        for (int i = 0; i < 10; i++) {
+                            feed.accept(new CorrelatedReplies.Reply(true, null, "seller", receipt, 0, 0));
+                        }
+                        Thread.sleep(50);
+                    }
+                    long longestGap = longestGap(events, System.nanoTime());
+                    // A liveness bound, not a speed figure: events are due every 200 ms.
+                    assertTrue(events.size() >= 20, events.size() + " events in 8 s");
+                    assertTrue(
+                            longestGap < TimeUnit.SECONDS.toNanos(4),
+                            "the reading client waited " + longestGap / 1_000_000 + " ms for an event");
+                    assertEquals(1, feed.slowClientsClosed(), "the reader that stopped was closed");
+                    assertEquals(1, feed.clientCount());
+                }
+            }
+        }
+    }
+
+    /** A Javalin serving only the feed. */
+    private static Holder start(LiveReceipts feed) {
+        return new Holder(Javalin.create(feed::mount).start("127.0.0.1", 0));
+    }
+
+    public record Holder(Javalin javalin) implements AutoCloseable {
+        @Override
+        public void close() {
+            javalin.stop();
+        }
+    }
+
+    private static void readEvents(Socket socket, List<Long> events) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8), 1 << 16)) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.equals("event: receipts")) {
+                    events.add(System.nanoTime());
+                }
+            }
+        } catch (java.io.IOException closed) {
+            // the test is over
+        }
+    }
+
+    private static void awaitClients(LiveReceipts feed, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (feed.clientCount() < count && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(count, feed.clientCount(), "both clients connected");
+    }
+
+    /** The longest wait between events, or from the last of them to {@code now}. */
+    private static long longestGap(List<Long> events, long now) {
+        List<Long> times = new ArrayList<>(events);
+        times.add(now);
+        long longest = 0;
+        for (int i = 1; i < times.size(); i++) {
+            longest = Math.max(longest, times.get(i) - times.get(i - 1));
+        }
+        return longest;
+    }
+}
