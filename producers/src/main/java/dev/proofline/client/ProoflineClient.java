@@ -80,12 +80,25 @@ public final class ProoflineClient implements AutoCloseable {
         this.receipts = new AvroSerde<>(
                 new RestSchemaRegistryClient(builder.registryUrl != null ? builder.registryUrl : baseUrl),
                 Receipt.getClassSchema());
-        this.replies = new CorrelatedReplies(
-                CorrelatedReplies.consumer(builder.kafka, false),
-                topics,
-                true,
-                reply -> {},
-                "proofline-client-replies");
+        try {
+            this.replies = new CorrelatedReplies(
+                    CorrelatedReplies.consumer(builder.kafka, false),
+                    topics,
+                    true,
+                    reply -> {},
+                    "proofline-client-replies",
+                    timeout);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            producer.close(Duration.ZERO);
+            throw unreachable(e);
+        }
+    }
+
+    /** Kafka gave no partition of the reply topics within the client's timeout. */
+    static ProoflineException unreachable(org.apache.kafka.common.errors.TimeoutException e) {
+        ProoflineException failure = new ProoflineException("unreachable", 0, true, e.getMessage(), null);
+        failure.initCause(e);
+        return failure;
     }
 
     public static Builder builder() {

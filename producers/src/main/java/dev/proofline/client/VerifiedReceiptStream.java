@@ -37,6 +37,8 @@ public final class VerifiedReceiptStream implements AutoCloseable {
      *
      * @param kafka           Kafka client properties: bootstrap servers and any security settings
      * @param deadLetterTopic also follow this topic's dead letters, or {@code null}
+     * @throws ProoflineException {@code unreachable} when Kafka gives no partition of the topics
+     *     within a minute (no broker there, or no such topic)
      */
     public VerifiedReceiptStream(
             Map<String, Object> kafka,
@@ -52,12 +54,17 @@ public final class VerifiedReceiptStream implements AutoCloseable {
         Topics topics = Topics.defaults()
                 .withReceipts(receiptsTopic)
                 .withDeadLetter(deadLetterTopic == null ? Topics.DEFAULT_DEAD_LETTER : deadLetterTopic);
-        this.reader = new CorrelatedReplies(
-                CorrelatedReplies.consumer(kafka, fromBeginning),
-                topics,
-                deadLetterTopic != null,
-                this::deliver,
-                "proofline-receipts");
+        try {
+            this.reader = new CorrelatedReplies(
+                    CorrelatedReplies.consumer(kafka, fromBeginning),
+                    topics,
+                    deadLetterTopic != null,
+                    this::deliver,
+                    "proofline-receipts",
+                    ProoflineClient.DEFAULT_TIMEOUT);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            throw ProoflineClient.unreachable(e);
+        }
     }
 
     private void deliver(CorrelatedReplies.Reply record) {

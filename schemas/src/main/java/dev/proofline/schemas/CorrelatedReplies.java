@@ -67,13 +67,37 @@ public final class CorrelatedReplies implements AutoCloseable {
             boolean deadLetters,
             Consumer<Reply> everyRecord,
             String threadName) {
+        this(consumer, topics, deadLetters, everyRecord, threadName, null);
+    }
+
+    /**
+     * The same, giving up after {@code assignedWithin} (null: waiting as long as it takes): a client
+     * pointed at no broker, or at one without the topics, would otherwise wait for ever, in silence.
+     *
+     * @throws org.apache.kafka.common.errors.TimeoutException when no partition was assigned in time;
+     *     the consumer is closed
+     */
+    public CorrelatedReplies(
+            org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> consumer,
+            Topics topics,
+            boolean deadLetters,
+            Consumer<Reply> everyRecord,
+            String threadName,
+            Duration assignedWithin) {
         this.consumer = consumer;
         this.receiptsTopic = topics.receipts();
         this.everyRecord = everyRecord;
-        consumer.subscribe(deadLetters ? List.of(topics.receipts(), topics.deadLetter()) : List.of(topics.receipts()));
+        List<String> read = deadLetters ? List.of(topics.receipts(), topics.deadLetter()) : List.of(topics.receipts());
+        consumer.subscribe(read);
+        long deadline = assignedWithin == null ? 0 : System.nanoTime() + assignedWithin.toNanos();
         // The polls that wait for partitions may already return records (from the beginning, they
         // will): keep them for the reader thread rather than drop them.
         while (consumer.assignment().isEmpty()) {
+            if (assignedWithin != null && System.nanoTime() - deadline > 0) {
+                consumer.close(Duration.ZERO);
+                throw new org.apache.kafka.common.errors.TimeoutException("could not read " + String.join(" and ", read)
+                        + " within " + assignedWithin.toSeconds() + " s: is Kafka reachable, and do the topics exist?");
+            }
             consumer.poll(Duration.ofMillis(100)).forEach(early::add);
         }
         consumer.assignment().forEach(consumer::position);

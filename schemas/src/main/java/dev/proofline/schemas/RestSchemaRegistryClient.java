@@ -30,8 +30,23 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     private final Map<String, Integer> registered = new ConcurrentHashMap<>();
     private final Map<Integer, Schema> byId = new ConcurrentHashMap<>();
 
+    /**
+     * @throws IllegalArgumentException when {@code baseUrl} is not an http:// or https:// URL with a
+     *     host: said at once, not as a failure of every lookup later
+     */
     public RestSchemaRegistryClient(String baseUrl) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        URI parsed;
+        try {
+            parsed = new URI(this.baseUrl);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("the schema registry URL '" + baseUrl + "' is not a URL");
+        }
+        if (!("http".equalsIgnoreCase(parsed.getScheme()) || "https".equalsIgnoreCase(parsed.getScheme()))
+                || parsed.getHost() == null) {
+            throw new IllegalArgumentException(
+                    "the schema registry URL '" + baseUrl + "' is not an http:// or https:// URL with a host");
+        }
     }
 
     /**
@@ -90,7 +105,17 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
 
     private Schema fetch(int id) {
         JsonNode answer = call(HttpRequest.newBuilder(uri("/schemas/ids/" + id)).GET());
-        return new Schema.Parser().parse(answer.get("schema").asString());
+        JsonNode schema = answer.get("schema");
+        if (schema == null || !schema.isString()) {
+            // Not a registry's answer (a wrong URL that answers JSON): nothing is known about the id.
+            throw new SchemaRegistryException(50003, "the answer for schema id " + id + " holds no schema");
+        }
+        try {
+            return new Schema.Parser().parse(schema.asString());
+        } catch (RuntimeException notAvro) {
+            // A registry may hold JSON Schema or Protobuf schemas too: no Avro schema has this id.
+            throw new SchemaRegistryException(40403, "schema id " + id + " is not an Avro schema");
+        }
     }
 
     private JsonNode call(HttpRequest.Builder request) {

@@ -26,6 +26,8 @@ class RestSchemaRegistryClientTest {
     private HttpServer server;
     private final List<String> calls = new CopyOnWriteArrayList<>();
     private volatile boolean registered = true;
+    /** What {@code GET /schemas/ids/N} answers with 200, when set. */
+    private volatile String idAnswer;
 
     @BeforeEach
     void start() throws Exception {
@@ -36,7 +38,10 @@ class RestSchemaRegistryClientTest {
             calls.add(path);
             int status;
             String body;
-            if (path.endsWith("/versions")) {
+            if (idAnswer != null && path.startsWith("GET /schemas/ids/")) {
+                status = 200;
+                body = idAnswer;
+            } else if (path.endsWith("/versions")) {
                 status = 401; // Proofline's access filter: the uniform document, no error_code
                 body = "{\"code\":\"unauthorized\",\"message\":\"a key is required\",\"status\":401}";
             } else if (registered) {
@@ -63,6 +68,36 @@ class RestSchemaRegistryClientTest {
     private RestSchemaRegistryClient client() {
         return new RestSchemaRegistryClient(
                 "http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    @Test
+    void aRegistryUrlThatIsNoHttpUrlIsRefusedAtOnce() {
+        for (String url : new String[] {"localhost:8081", "ftp://registry", "http://", "not a url", "http://a b", ""}) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> new RestSchemaRegistryClient(url), url);
+            assertTrue(e.getMessage().contains("'" + url + "'"), e.getMessage());
+        }
+        new RestSchemaRegistryClient("https://registry.example/sub/path/");
+    }
+
+    /**
+     * A URL that answers JSON but is no registry says nothing about an id (a reader must stop, not
+     * call every record foreign); a schema that is not Avro is an id no Avro record was written with.
+     */
+    @Test
+    void anAnswerWithoutASchemaIsNoAnswerAndASchemaThatIsNotAvroIsNoAvroId() {
+        idAnswer = "{\"id\":3}";
+        assertEquals(
+                50003,
+                assertThrows(SchemaRegistryException.class, () -> client().schemaById(3))
+                        .errorCode());
+        idAnswer = "{\"schema\":\"{\\\"type\\\":\\\"object\\\"}\",\"schemaType\":\"JSON\"}";
+        assertEquals(
+                40403,
+                assertThrows(SchemaRegistryException.class, () -> client().schemaById(4))
+                        .errorCode());
+        idAnswer = "{\"schema\":\"{\\\"type\\\":\\\"string\\\"}\"}";
+        assertEquals(Schema.Type.STRING, client().schemaById(5).getType());
     }
 
     @Test
