@@ -58,4 +58,21 @@ final class Args {
     String option(String name, String fallback) {
         return options.getOrDefault(name, fallback);
     }
+
+    /** A whole-number option within {@code [least, most]}, or a usage error that says so. */
+    long wholeNumber(String name, long fallback, long least, long most) {
+        String text = options.get(name);
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            long value = Long.parseLong(text);
+            if (value >= least && value <= most) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new UsageException("--" + name + " takes a whole number from " + least + " to " + most);
+    }
 }

@@ -138,6 +138,10 @@ public final class ProoflineCli {
         } catch (CanonicalJsonException e) {
             err.println("proofline " + args.get(0) + ": the file is " + e.getMessage());
             return 2;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            // Java says only "Input length = 1".
+            err.println("proofline " + args.get(0) + ": a file it read is not UTF-8 text");
+            return 2;
         } catch (IOException e) {
             err.println("proofline " + args.get(0) + ": " + e.getMessage());
             return 2;

@@ -33,7 +33,7 @@ final class ReceiptsCommand implements Command {
             throw new UsageException("only --follow is supported: receipts are a stream");
         }
         String agent = args.option("agent");
-        int max = Integer.parseInt(args.option("max", "0"));
+        int max = (int) args.wholeNumber("max", 0, 0, Integer.MAX_VALUE);
         String url = args.option("url", "http://127.0.0.1:8080");
         CountDownLatch enough = new CountDownLatch(1);
         AtomicInteger printed = new AtomicInteger();

@@ -79,6 +79,9 @@ final class ReplayCommand implements Command {
         } catch (SchemaRegistryException e) {
             err.println("proofline replay: cannot read the original receipts: " + e.getMessage());
             return 1;
+        } catch (IllegalArgumentException e) {
+            // What the range names and Kafka lacks: a partition the topic does not have, say.
+            throw new UsageException(e.getMessage());
         }
         Files.createDirectories(outDir);
         Files.writeString(

@@ -5,13 +5,16 @@ import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.attestor.VerificationOutcome;
 import dev.proofline.client.AgentCardKeys;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -21,20 +24,43 @@ import tools.jackson.databind.JsonNode;
  * checked against the deployment's agent-card, pretty-printed. Exit 1 if the signature fails.
  */
 final class ScoreCommand implements Command {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
     @Override
     public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
         Args args = new Args(words, Set.of("url"));
         String agentId = args.positional(0, "AGENT_ID");
         args.expectPositionals(1);
         String url = args.option("url", "http://127.0.0.1:8080").replaceAll("/+$", "");
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create(url + "/score/"
-                                        + URLEncoder.encode(agentId, StandardCharsets.UTF_8)
-                                                .replace("+", "%20")))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        JsonNode answer = StrictJson.parse(response.body());
+        URI score;
+        try {
+            score = new URI(url + "/score/"
+                    + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20"));
+        } catch (URISyntaxException e) {
+            throw new UsageException("--url '" + url + "' is not a URL");
+        }
+        if (!"http".equalsIgnoreCase(score.getScheme()) && !"https".equalsIgnoreCase(score.getScheme())
+                || score.getHost() == null) {
+            throw new UsageException("--url '" + url + "' is not an http:// or https:// URL with a host");
+        }
+        HttpResponse<String> response;
+        try {
+            response = HTTP.send(
+                    HttpRequest.newBuilder(score).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            err.println("proofline score: " + url + " could not be reached ("
+                    + e.getClass().getSimpleName() + ")");
+            return 2;
+        }
+        JsonNode answer;
+        try {
+            answer = StrictJson.parse(response.body());
+        } catch (RuntimeException e) {
+            err.println("proofline score: " + url + " answered " + response.statusCode() + " with something not JSON");
+            return 2;
+        }
         if (response.statusCode() != 200) {
             err.println(StrictJson.pretty(answer));
             return 1;

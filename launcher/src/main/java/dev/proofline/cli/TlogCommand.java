@@ -8,6 +8,7 @@ import dev.proofline.tlog.TileHashes;
 import dev.proofline.tlog.TilePath;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,6 +47,7 @@ final class TlogCommand implements Command {
         }
         String url = args.positional(1, "URL").replaceAll("/+$", "");
         args.expectPositionals(2);
+        Duration interval = Duration.ofSeconds(args.wholeNumber("interval", 10, 1, 86_400));
         NoteVerifier log;
         try {
             log = NoteVerifier.parse(Optional.ofNullable(args.option("log-key"))
@@ -54,20 +56,32 @@ final class TlogCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException("log key: " + e.getMessage());
         }
-        Duration interval = Duration.ofSeconds(Long.parseLong(args.option("interval", "10")));
         Path state = args.option("state") == null ? null : Paths.get(args.option("state"));
         Checkpoint last = state != null && Files.exists(state) ? Checkpoint.open(Files.readString(state), log) : null;
         while (true) {
-            String note = get(url + "/tlog/checkpoint");
+            String note;
             Checkpoint next;
+            String problem;
             try {
-                next = Checkpoint.open(note, log);
-            } catch (IllegalArgumentException e) {
-                err.println("proofline tlog: FORK OR FORGERY: the checkpoint does not verify with " + log + ": "
-                        + e.getMessage());
-                return 1;
+                note = get(url + "/tlog/checkpoint");
+                try {
+                    next = Checkpoint.open(note, log);
+                } catch (IllegalArgumentException e) {
+                    err.println("proofline tlog: FORK OR FORGERY: the checkpoint does not verify with " + log + ": "
+                            + e.getMessage());
+                    return 1;
+                }
+                problem = last == null ? null : inconsistency(url, last, next);
+            } catch (IOException | UncheckedIOException e) {
+                // Not reached, or not answered (a timeout, a 503 while the deployment rebalances): no
+                // evidence either way, so a monitor that runs on tries again; --once says so and stops.
+                if (once) {
+                    throw e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
+                }
+                err.println("proofline tlog: " + e.getMessage() + "; trying again in " + interval.toSeconds() + " s");
+                Thread.sleep(interval.toMillis());
+                continue;
             }
-            String problem = last == null ? null : inconsistency(url, last, next);
             if (problem != null) {
                 err.println("proofline tlog: FORK: " + problem);
                 return 1;
@@ -128,15 +142,36 @@ final class TlogCommand implements Command {
             String path = new TilePath(level, index, (int) width).path();
             return fetched.computeIfAbsent(path, p -> {
                 try {
-                    return bytes(url + "/tlog/" + p);
-                } catch (IOException e) {
+                    return tile(url + "/tlog/" + p);
+                } catch (NotServed e) {
+                    // The checkpoint commits to this tile and the deployment says it has none.
                     throw new IllegalStateException(p + ": " + e.getMessage());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException(p + ": interrupted");
                 }
             });
         });
+    }
+
+    /**
+     * A tile, asked for up to three times a second apart while it is not served: behind a load
+     * balancer the checkpoint may come from an instance that has read the log a moment further than
+     * the one asked for the tile.
+     */
+    private byte[] tile(String url) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return bytes(url);
+            } catch (NotServed e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+                Thread.sleep(1_000);
+            }
+        }
     }
 
     private String get(String url) throws IOException, InterruptedException {
@@ -149,9 +184,19 @@ final class TlogCommand implements Command {
                         .timeout(Duration.ofSeconds(10))
                         .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() == 404) {
+            throw new NotServed(url + " answered 404");
+        }
         if (response.statusCode() != 200) {
             throw new IOException(url + " answered " + response.statusCode());
         }
         return response.body();
+    }
+
+    /** A 404: what was asked for is not there, as opposed to not reached or not answered now. */
+    private static final class NotServed extends IOException {
+        NotServed(String message) {
+            super(message);
+        }
     }
 }

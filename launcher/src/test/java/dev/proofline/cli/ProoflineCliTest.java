@@ -190,6 +190,30 @@ class ProoflineCliTest {
         }
     }
 
+    /** Each is refused before anything is asked of a network, with a line naming what is wrong. */
+    @Test
+    void badNumbersUrlsAndTextAreUsageErrorsNamedPlainly() throws Exception {
+        for (String interval : new String[] {"abc", "-5", "0", "99999999999999999999"}) {
+            Run run = cli("tlog", "monitor", "http://127.0.0.1:1", "--interval", interval);
+            assertEquals(2, run.exit(), run.err());
+            assertTrue(run.err().contains("--interval takes a whole number from 1 to 86400"), run.err());
+        }
+        Run max = cli("receipts", "--follow", "--max", "abc", "--bootstrap-servers", "127.0.0.1:1");
+        assertEquals(2, max.exit(), max.err());
+        assertTrue(max.err().contains("--max takes a whole number"), max.err());
+        for (String url : new String[] {"localhost:8080", "ftp://host", "http://a b"}) {
+            Run score = cli("score", "seller", "--url", url);
+            assertEquals(2, score.exit(), score.err());
+            assertTrue(score.err().contains("'" + url + "'"), score.err());
+            assertFalse(score.err().contains("unexpected"), score.err());
+        }
+        Path latin1 = tmp.resolve("latin1.json");
+        Files.write(latin1, "{\"task_id\": \"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1));
+        Run publish = cli("publish", latin1.toString(), "--bootstrap-servers", "127.0.0.1:1");
+        assertEquals(2, publish.exit(), publish.err());
+        assertTrue(publish.err().contains("not UTF-8 text"), publish.err());
+    }
+
     @Test
     void usageErrorsExitTwo() {
         assertEquals(2, cli().exit());

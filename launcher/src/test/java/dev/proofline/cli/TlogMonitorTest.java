@@ -1,6 +1,7 @@
 package dev.proofline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -62,6 +63,8 @@ class TlogMonitorTest {
 
     private HttpServer server;
     private volatile ServedLog served;
+    /** When not 0, the status every tile is answered with. */
+    private volatile int tileStatus;
 
     @BeforeEach
     void serve() throws Exception {
@@ -69,6 +72,11 @@ class TlogMonitorTest {
         server.createContext("/tlog/", exchange -> {
             PublishedLog log = new PublishedLog(served.records::get);
             String path = exchange.getRequestURI().getPath().substring("/tlog/".length());
+            if (tileStatus != 0 && !path.equals("checkpoint")) {
+                exchange.sendResponseHeaders(tileStatus, -1);
+                exchange.close();
+                return;
+            }
             Optional<byte[]> body = path.equals("checkpoint")
                     ? log.checkpoint().map(c -> c.getBytes(StandardCharsets.UTF_8))
                     : Optional.ofNullable(TilePath.parse(path)).flatMap(log::tile);
@@ -103,6 +111,32 @@ class TlogMonitorTest {
                 new PrintStream(out, true),
                 new PrintStream(err, true));
         return new String[] {Integer.toString(exit), out.toString(), err.toString()};
+    }
+
+    /**
+     * A tile not answered now (a 503 while the deployment rebalances, a timeout) is no evidence: the
+     * check could not be made, exit 2. A tile the checkpoint commits to and the log says it does not
+     * have (404, asked three times) cannot prove consistency: a fork, exit 1.
+     */
+    @Test
+    void aTileNotAnsweredNowIsNoForkAndOneNotServedIs() {
+        ServedLog log = new ServedLog().grow(300, 1, KEY);
+        served = log;
+        assertEquals("0", monitor()[0]);
+        served = log.grow(70_000, 1, KEY);
+        tileStatus = 503;
+        String[] busy = monitor();
+        assertEquals("2", busy[0], busy[2]);
+        assertFalse(busy[2].contains("FORK"), busy[2]);
+        assertTrue(busy[2].contains("answered 503"), busy[2]);
+        tileStatus = 404;
+        String[] withheld = monitor();
+        assertEquals("1", withheld[0], withheld[2]);
+        assertTrue(withheld[2].contains("FORK") && withheld[2].contains("missing"), withheld[2]);
+        tileStatus = 0;
+        String[] answered = monitor();
+        assertEquals("0", answered[0], answered[2]);
+        assertTrue(answered[1].contains("consistent with 300"), answered[1]);
     }
 
     @Test
