@@ -143,7 +143,9 @@ public final class ProoflineCli {
             err.println("proofline " + args.get(0) + ": a file it read is not UTF-8 text");
             return 2;
         } catch (IOException e) {
-            err.println("proofline " + args.get(0) + ": " + e.getMessage());
+            // Java's own network errors may carry no message: the class then says what happened.
+            err.println("proofline " + args.get(0) + ": "
+                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
             return 2;
         } catch (ProoflineException e) {
             // The service, or its agent-card, refused or could not be reached: said, not a stack trace.
@@ -152,6 +154,10 @@ public final class ProoflineCli {
         } catch (Exception e) {
             err.println("proofline " + args.get(0) + ": unexpected " + e);
             return 1;
+        } catch (OutOfMemoryError e) {
+            // A file or a pipe larger than the heap: said in a line, not a stack trace.
+            err.println("proofline " + args.get(0) + ": out of memory: its input is larger than this JVM's heap");
+            return 2;
         }
     }
 }

@@ -78,7 +78,10 @@ final class TlogCommand implements Command {
                 if (once) {
                     throw e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
                 }
-                err.println("proofline tlog: " + e.getMessage() + "; trying again in " + interval.toSeconds() + " s");
+                err.println("proofline tlog: "
+                        + (e.getMessage() != null
+                                ? e.getMessage()
+                                : e.getClass().getSimpleName()) + "; trying again in " + interval.toSeconds() + " s");
                 Thread.sleep(interval.toMillis());
                 continue;
             }

@@ -132,7 +132,7 @@ public final class HttpServer implements AutoCloseable {
                     Responses.send(ctx, new Answer(status, error.toJson(status).toString(), null));
                     return;
                 }
-                LOG.warn("{} {} failed: {}", ctx.method(), ctx.path(), Failures.where(e));
+                LOG.warn("{} {} failed: {}", ctx.method(), route(ctx), Failures.where(e));
                 Responses.send(ctx, Answer.error(ErrorDocument.internalError()));
             });
             // A body that stops arriving (shorter than its Content-Length, a chunk cut short): Javalin
@@ -204,5 +204,18 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public void close() {
         javalin.stop();
+    }
+
+    /**
+     * The route a failed request matched, as declared ({@code /agents/{agent_id}/receipts}): the
+     * path as sent is the caller's text, and a caller's text never reaches the log.
+     */
+    private static String route(io.javalin.http.Context ctx) {
+        try {
+            io.javalin.router.Endpoint endpoint = ctx.endpoints().lastHttpEndpoint();
+            return endpoint == null ? "(before any route)" : endpoint.path;
+        } catch (RuntimeException e) {
+            return "(before any route)";
+        }
     }
 }
