@@ -45,10 +45,13 @@ import tools.jackson.databind.JsonNode;
  * Without {@code kafka(...)} requests go over HTTP ({@code POST /verify/schema}). Failures complete
  * the future exceptionally with a {@link ProoflineException} (the service refused or could not
  * answer) or an {@link InvalidReceiptException} (an answer whose signature does not verify, or a
- * genuine receipt whose hashes are not those of the request sent).
+ * genuine receipt whose hashes are not those of the request sent). Over Kafka, {@code build()}
+ * itself throws {@link ProoflineException} {@code unreachable} when Kafka gives no partition of the
+ * reply topics within the builder's {@code connectTimeout} (30 s): no broker there, or no such topics.
  */
 public final class ProoflineClient implements AutoCloseable {
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
     private final String baseUrl;
     private final String apiKey;
     private final ReceiptChecker checker;
@@ -73,13 +76,14 @@ public final class ProoflineClient implements AutoCloseable {
             this.receipts = null;
             return;
         }
+        // Checked before anything is opened: a bad registry URL leaves nothing to close.
+        this.receipts = new AvroSerde<>(
+                new RestSchemaRegistryClient(builder.registryUrl != null ? builder.registryUrl : baseUrl),
+                Receipt.getClassSchema());
         Map<String, Object> producerConfig = new HashMap<>(builder.kafka);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new ByteArraySerializer());
-        this.receipts = new AvroSerde<>(
-                new RestSchemaRegistryClient(builder.registryUrl != null ? builder.registryUrl : baseUrl),
-                Receipt.getClassSchema());
         try {
             this.replies = new CorrelatedReplies(
                     CorrelatedReplies.consumer(builder.kafka, false),
@@ -87,10 +91,10 @@ public final class ProoflineClient implements AutoCloseable {
                     true,
                     reply -> {},
                     "proofline-client-replies",
-                    timeout);
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    builder.connectTimeout);
+        } catch (RuntimeException e) {
             producer.close(Duration.ZERO);
-            throw unreachable(e);
+            throw e instanceof org.apache.kafka.common.errors.TimeoutException timedOut ? unreachable(timedOut) : e;
         }
     }
 
@@ -274,8 +278,22 @@ public final class ProoflineClient implements AutoCloseable {
         private String registryUrl;
         private String apiKey;
         private Duration timeout = DEFAULT_TIMEOUT;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
 
         private Builder() {}
+
+        /**
+         * Over Kafka: how long {@code build()} waits for Kafka to give the client its reply topics'
+         * partitions before failing with {@code unreachable} (default 30 s; a new consumer group's
+         * first assignment waits for the broker's initial rebalance delay, 3 s by default).
+         */
+        public Builder connectTimeout(Duration connectTimeout) {
+            if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+                throw new IllegalArgumentException("the connect timeout must be positive");
+            }
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
 
         /**
          * How long {@link ProoflineClient#verify} waits for a receipt before failing with

@@ -38,7 +38,7 @@ public final class VerifiedReceiptStream implements AutoCloseable {
      * @param kafka           Kafka client properties: bootstrap servers and any security settings
      * @param deadLetterTopic also follow this topic's dead letters, or {@code null}
      * @throws ProoflineException {@code unreachable} when Kafka gives no partition of the topics
-     *     within a minute (no broker there, or no such topic)
+     *     within 30 s (no broker there, or no such topic)
      */
     public VerifiedReceiptStream(
             Map<String, Object> kafka,
@@ -61,7 +61,7 @@ public final class VerifiedReceiptStream implements AutoCloseable {
                     deadLetterTopic != null,
                     this::deliver,
                     "proofline-receipts",
-                    ProoflineClient.DEFAULT_TIMEOUT);
+                    ProoflineClient.DEFAULT_CONNECT_TIMEOUT);
         } catch (org.apache.kafka.common.errors.TimeoutException e) {
             throw ProoflineClient.unreachable(e);
         }

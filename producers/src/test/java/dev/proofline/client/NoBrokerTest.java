@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A client over Kafka pointed where no broker answers (a typo, a broker not started) used to wait
  * for ever for its reply topics' partitions, in silence: {@code proofline publish} and
- * {@code receipts --follow} hung. It now says so once its timeout has passed.
+ * {@code receipts --follow} hung. It now says so once its connect timeout has passed.
  */
 class NoBrokerTest {
 
@@ -24,7 +24,7 @@ class NoBrokerTest {
     }
 
     @Test
-    void aClientPointedAtNoBrokerIsUnreachableOnceItsTimeoutHasPassed() throws Exception {
+    void aClientPointedAtNoBrokerIsUnreachableOnceItsConnectTimeoutHasPassed() throws Exception {
         String nowhere = nobodyListening();
         long start = System.nanoTime();
         ProoflineException e = assertThrows(
@@ -32,7 +32,7 @@ class NoBrokerTest {
                 () -> ProoflineClient.builder()
                         .baseUrl("http://127.0.0.1:1")
                         .kafka(Map.of("bootstrap.servers", nowhere))
-                        .timeout(Duration.ofSeconds(2))
+                        .connectTimeout(Duration.ofSeconds(2))
                         .build());
         assertEquals("unreachable", e.code());
         assertTrue(e.retryable());

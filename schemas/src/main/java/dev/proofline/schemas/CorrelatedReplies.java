@@ -88,19 +88,24 @@ public final class CorrelatedReplies implements AutoCloseable {
         this.receiptsTopic = topics.receipts();
         this.everyRecord = everyRecord;
         List<String> read = deadLetters ? List.of(topics.receipts(), topics.deadLetter()) : List.of(topics.receipts());
-        consumer.subscribe(read);
-        long deadline = assignedWithin == null ? 0 : System.nanoTime() + assignedWithin.toNanos();
-        // The polls that wait for partitions may already return records (from the beginning, they
-        // will): keep them for the reader thread rather than drop them.
-        while (consumer.assignment().isEmpty()) {
-            if (assignedWithin != null && System.nanoTime() - deadline > 0) {
-                consumer.close(Duration.ZERO);
-                throw new org.apache.kafka.common.errors.TimeoutException("could not read " + String.join(" and ", read)
-                        + " within " + assignedWithin.toSeconds() + " s: is Kafka reachable, and do the topics exist?");
+        try {
+            consumer.subscribe(read);
+            long deadline = assignedWithin == null ? 0 : System.nanoTime() + assignedWithin.toNanos();
+            // The polls that wait for partitions may already return records (from the beginning, they
+            // will): keep them for the reader thread rather than drop them.
+            while (consumer.assignment().isEmpty()) {
+                if (assignedWithin != null && System.nanoTime() - deadline > 0) {
+                    throw new org.apache.kafka.common.errors.TimeoutException("could not read "
+                            + String.join(" and ", read) + " within " + assignedWithin.toSeconds()
+                            + " s: is Kafka reachable, and do the topics exist?");
+                }
+                consumer.poll(Duration.ofMillis(100)).forEach(early::add);
             }
-            consumer.poll(Duration.ofMillis(100)).forEach(early::add);
+            consumer.assignment().forEach(consumer::position);
+        } catch (RuntimeException e) {
+            consumer.close(Duration.ZERO); // this owns it, and no reader thread will
+            throw e;
         }
-        consumer.assignment().forEach(consumer::position);
         this.thread = new Thread(this::run, threadName);
         thread.setDaemon(true);
         thread.start();

@@ -36,16 +36,16 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
      */
     public RestSchemaRegistryClient(String baseUrl) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        // The URL is not repeated in the message: it may carry credentials, and messages reach logs.
         URI parsed;
         try {
             parsed = new URI(this.baseUrl);
         } catch (java.net.URISyntaxException e) {
-            throw new IllegalArgumentException("the schema registry URL '" + baseUrl + "' is not a URL");
+            throw new IllegalArgumentException("the schema registry URL is not a URL");
         }
         if (!("http".equalsIgnoreCase(parsed.getScheme()) || "https".equalsIgnoreCase(parsed.getScheme()))
                 || parsed.getHost() == null) {
-            throw new IllegalArgumentException(
-                    "the schema registry URL '" + baseUrl + "' is not an http:// or https:// URL with a host");
+            throw new IllegalArgumentException("the schema registry URL is not an http:// or https:// URL with a host");
         }
     }
 

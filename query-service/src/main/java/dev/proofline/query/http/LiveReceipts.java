@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -42,6 +41,8 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     static final int PER_TICK = 10;
     private static final long TICK_MILLIS = 500;
     private static final long KEEP_ALIVE_MILLIS = 15_000;
+    /** A write to one client this long under way means it stopped reading (events are a few KiB). */
+    static final long SLOW_WRITE_NANOS = TimeUnit.SECONDS.toNanos(3);
 
     /** Each connected client and when it connected. */
     private final Map<SseClient, Connection> clients = new ConcurrentHashMap<>();
@@ -85,7 +86,8 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         this.keys = keys;
         this.maxClients = maxClients;
         this.maxConnectedMillis = maxConnected.toMillis();
-        ticker.scheduleAtFixedRate(this::tick, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
+        // With a fixed delay, not rate: after a pause the ticker does not run the ticks it missed back to back.
+        ticker.scheduleWithFixedDelay(this::tick, tick.toMillis(), tick.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -206,38 +208,50 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
                 .isPresent();
     }
 
-    /** When a stream was opened, and the bearer token it was opened with. */
-    /** A client: when it connected, the key it opened the stream with, and whether a write to it is under way. */
-    private record Connection(long since, String token, AtomicBoolean writing) {
+    /**
+     * A client: when it connected, the bearer token it opened the stream with, and since when a write
+     * to it has been under way ({@link System#nanoTime}; {@link #IDLE} when none is).
+     */
+    private record Connection(long since, String token, AtomicLong writingSince) {
+        static final long IDLE = Long.MIN_VALUE;
+
         Connection(long since, String token) {
-            this(since, token, new AtomicBoolean());
+            this(since, token, new AtomicLong(IDLE));
         }
     }
 
     /**
      * Hands each client its event on a thread of its own: a write blocks while the client's socket is
      * full, and a reader that stopped reading would otherwise hold up every other client's feed (and
-     * the revocation check) until the connection timed out. A client still being written the last
-     * event when the next is due reads too slowly for a feed that ticks twice a second: it is closed,
-     * and its EventSource reconnects. So at most one write per client is ever under way.
+     * the revocation check) until the connection timed out. At most one write per client is under way:
+     * a client still taking the last event when the next is due skips it, and one whose write has
+     * taken longer than {@link #SLOW_WRITE_NANOS} has stopped reading: it is closed, and its
+     * EventSource reconnects.
      */
     private void send(Consumer<SseClient> write) {
+        long now = System.nanoTime();
         clients.forEach((client, connection) -> {
             if (client.terminated()) {
                 clients.remove(client);
-            } else if (!connection.writing().compareAndSet(false, true)) {
-                clients.remove(client);
-                slowClosed.incrementAndGet();
-                writers.execute(client::close);
-            } else {
-                writers.execute(() -> {
-                    try {
-                        write.accept(client);
-                    } finally {
-                        connection.writing().set(false);
-                    }
-                });
+                return;
             }
+            long writingSince = connection.writingSince().get();
+            if (writingSince != Connection.IDLE) {
+                if (now - writingSince > SLOW_WRITE_NANOS) {
+                    clients.remove(client);
+                    slowClosed.incrementAndGet();
+                    writers.execute(client::close);
+                }
+                return;
+            }
+            connection.writingSince().set(now); // only the ticker starts writes
+            writers.execute(() -> {
+                try {
+                    write.accept(client);
+                } finally {
+                    connection.writingSince().set(Connection.IDLE);
+                }
+            });
         });
     }
 

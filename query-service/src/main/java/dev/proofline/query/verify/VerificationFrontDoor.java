@@ -39,6 +39,8 @@ import tools.jackson.databind.JsonNode;
  */
 public final class VerificationFrontDoor {
     private static final Logger LOG = LoggerFactory.getLogger(VerificationFrontDoor.class);
+    /** How long past its deadline a caller whose receipt is in waits for the acknowledgement of its request. */
+    private static final long ACKNOWLEDGEMENT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final RequestParser parser;
     private final Producer<String, byte[]> producer;
@@ -193,8 +195,12 @@ public final class VerificationFrontDoor {
             Receipt receipt = receipts.deserialize(reply.value());
             RecordMetadata at;
             try { // the receipt can be read a moment before the producer hears its request was written
-                at = written.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                at = written.get(
+                        Math.max(deadline - System.nanoTime(), ACKNOWLEDGEMENT_GRACE_NANOS), TimeUnit.NANOSECONDS);
             } catch (ExecutionException | TimeoutException e) {
+                LOG.warn(
+                        "a receipt came back for a request Kafka did not acknowledge: {}",
+                        e.getClass().getSimpleName());
                 return Answer.error(ErrorDocument.brokerUnavailable());
             }
             String expected = ids.of(at.topic(), at.partition(), at.offset()).toString();

@@ -69,8 +69,8 @@ class LiveReceiptsSlowReaderTest {
                     assertTrue(
                             longestGap < TimeUnit.SECONDS.toNanos(4),
                             "the reading client waited " + longestGap / 1_000_000 + " ms for an event");
-                    assertEquals(1, feed.slowClientsClosed(), "the reader that stopped was closed");
-                    assertEquals(1, feed.clientCount());
+                    assertTrue(feed.slowClientsClosed() >= 1, "the reader that stopped was closed");
+                    assertEquals(1, feed.clientCount(), "the one that reads is still served");
                 }
             }
         }
