@@ -174,17 +174,29 @@ class VerificationFrontDoorTest {
         assertEquals(0, replies.waitingCount());
     }
 
-    @Test
-    void theReceiptForTheRecordWrittenIsTheAnswerExactlyAsSigned() throws Exception {
+    /** The id of the request record at this offset of input partition 0. */
+    private static String idAt(long offset) {
+        return new VerificationIds(ID_KEY).of(TOPICS.input(), 0, offset).toString();
+    }
+
+    /** A request written at offset 0, answered with a receipt carrying {@code verificationId}. */
+    private Answer answeredWithAReceiptFor(String verificationId) throws Exception {
         VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
         CompletableFuture<Answer> pending = verifyInBackground(door);
         producer.completeNext();
-        String ownId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 0).toString();
-        String signed = "{\"verification_id\":\"" + ownId + "\",\"result\":\"pass\"}";
-        receiptForTheFirstRequest(ownId, signed);
-        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        receiptForTheFirstRequest(verificationId, signedFor(verificationId));
+        return pending.get(60, TimeUnit.SECONDS);
+    }
+
+    private static String signedFor(String verificationId) {
+        return "{\"verification_id\":\"" + verificationId + "\",\"result\":\"pass\"}";
+    }
+
+    @Test
+    void theReceiptForTheRecordWrittenIsTheAnswerExactlyAsSigned() throws Exception {
+        Answer answer = answeredWithAReceiptFor(idAt(0));
         assertEquals(200, answer.status(), answer.json());
-        assertEquals(signed, answer.json());
+        assertEquals(signedFor(idAt(0)), answer.json());
     }
 
     /**
@@ -194,18 +206,12 @@ class VerificationFrontDoorTest {
      */
     @Test
     void aReceiptForAnotherRecordUnderTheCallersCorrelationIdIsNotTheirAnswer() throws Exception {
-        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
-        CompletableFuture<Answer> pending = verifyInBackground(door);
-        producer.completeNext();
-        String otherId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 7).toString();
-        receiptForTheFirstRequest(otherId, "{\"verification_id\":\"" + otherId + "\",\"result\":\"pass\"}");
-        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        Answer answer = answeredWithAReceiptFor(idAt(7));
         assertEquals(504, answer.status(), answer.json());
-        JsonNode error = StrictJson.parse(answer.json());
-        assertEquals("receipt_pending", error.get("code").asString());
-        String ownId = new VerificationIds(ID_KEY).of(TOPICS.input(), 0, 0).toString();
-        assertTrue(answer.json().contains(ownId), answer.json());
-        assertFalse(answer.json().contains(otherId), answer.json());
+        assertEquals(
+                "receipt_pending", StrictJson.parse(answer.json()).get("code").asString());
+        assertTrue(answer.json().contains(idAt(0)), answer.json());
+        assertFalse(answer.json().contains(idAt(7)), answer.json());
     }
 
     @Test
