@@ -51,7 +51,8 @@ final class X402Stack implements AutoCloseable {
             }
         }
         if (!Files.isDirectory(dir.resolve("node_modules/@x402/fetch"))) {
-            Process install = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+            Process install = new ProcessBuilder(
+                            "npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
                     .directory(dir.toFile())
                     .redirectErrorStream(true)
                     .start();
