@@ -110,6 +110,11 @@ public final class ProoflineCli {
         System.exit(run(Arrays.asList(args), System.out, System.err));
     }
 
+    /** What an I/O failure says; Java's own network errors may carry no message, and then the class says it. */
+    static String said(IOException e) {
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+
     public static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty() || args.get(0).equals("--help") || args.get(0).equals("help")) {
             (args.isEmpty() ? err : out).print(USAGE);
@@ -143,9 +148,7 @@ public final class ProoflineCli {
             err.println("proofline " + args.get(0) + ": a file it read is not UTF-8 text");
             return 2;
         } catch (IOException e) {
-            // Java's own network errors may carry no message: the class then says what happened.
-            err.println("proofline " + args.get(0) + ": "
-                    + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
+            err.println("proofline " + args.get(0) + ": " + said(e));
             return 2;
         } catch (ProoflineException e) {
             // The service, or its agent-card, refused or could not be reached: said, not a stack trace.

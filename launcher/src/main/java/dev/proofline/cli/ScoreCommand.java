@@ -5,10 +5,10 @@ import dev.proofline.attestor.ReceiptVerifier;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.attestor.VerificationOutcome;
 import dev.proofline.client.AgentCardKeys;
+import dev.proofline.contract.HttpUrls;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,17 +34,10 @@ final class ScoreCommand implements Command {
         String agentId = args.positional(0, "AGENT_ID");
         args.expectPositionals(1);
         String url = args.option("url", "http://127.0.0.1:8080").replaceAll("/+$", "");
-        URI score;
-        try {
-            score = new URI(url + "/score/"
-                    + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20"));
-        } catch (URISyntaxException e) {
-            throw new UsageException("--url '" + url + "' is not a URL");
-        }
-        if (!"http".equalsIgnoreCase(score.getScheme()) && !"https".equalsIgnoreCase(score.getScheme())
-                || score.getHost() == null) {
-            throw new UsageException("--url '" + url + "' is not an http:// or https:// URL with a host");
-        }
+        URI score = HttpUrls.parse(url + "/score/"
+                        + URLEncoder.encode(agentId, StandardCharsets.UTF_8).replace("+", "%20"))
+                .orElseThrow(
+                        () -> new UsageException("--url '" + url + "' is not an http:// or https:// URL with a host"));
         HttpResponse<String> response;
         try {
             response = HTTP.send(

@@ -75,13 +75,13 @@ final class TlogCommand implements Command {
             } catch (IOException | UncheckedIOException e) {
                 // Not reached, or not answered (a timeout, a 503 while the deployment rebalances): no
                 // evidence either way, so a monitor that runs on tries again; --once says so and stops.
+                IOException failure =
+                        e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
                 if (once) {
-                    throw e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
+                    throw failure;
                 }
-                err.println("proofline tlog: "
-                        + (e.getMessage() != null
-                                ? e.getMessage()
-                                : e.getClass().getSimpleName()) + "; trying again in " + interval.toSeconds() + " s");
+                err.println("proofline tlog: " + ProoflineCli.said(failure) + "; trying again in "
+                        + interval.toSeconds() + " s");
                 Thread.sleep(interval.toMillis());
                 continue;
             }

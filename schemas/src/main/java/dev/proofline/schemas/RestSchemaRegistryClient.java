@@ -1,5 +1,6 @@
 package dev.proofline.schemas;
 
+import dev.proofline.contract.HttpUrls;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -36,15 +37,8 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
      */
     public RestSchemaRegistryClient(String baseUrl) {
         this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
-        // The URL is not repeated in the message: it may carry credentials, and messages reach logs.
-        URI parsed;
-        try {
-            parsed = new URI(this.baseUrl);
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalArgumentException("the schema registry URL is not a URL");
-        }
-        if (!("http".equalsIgnoreCase(parsed.getScheme()) || "https".equalsIgnoreCase(parsed.getScheme()))
-                || parsed.getHost() == null) {
+        if (HttpUrls.parse(this.baseUrl).isEmpty()) {
+            // The URL is not repeated in the message: it may carry credentials, and messages reach logs.
             throw new IllegalArgumentException("the schema registry URL is not an http:// or https:// URL with a host");
         }
     }
