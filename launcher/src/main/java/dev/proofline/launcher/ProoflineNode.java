@@ -623,8 +623,8 @@ public final class ProoflineNode implements AutoCloseable {
         // done again: six such requests, one per partition of one thread, were verified 17 times
         // in 109 s, against 6 times in 35 s with this (SlowRecordsIT). A dead instance's
         // partitions move only after the group's session timeout (45 s by default), so its open
-        // transaction holds readers back about as long as that (and the broker's 10 s scan for
-        // expired transactions).
+        // transaction holds readers back about as long as that (and the broker's scan for expired
+        // transactions: every 10 s by default, every second on Proofline's embedded brokers).
         props.put(
                 StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
                 STREAMS_TRANSACTION_TIMEOUT_MS);

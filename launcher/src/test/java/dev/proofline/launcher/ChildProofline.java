@@ -58,6 +58,14 @@ final class ChildProofline implements AutoCloseable {
     }
 
     /**
+     * Flags for an instance that may be SIGKILLed while others go on: its open transaction holds
+     * read_committed readers of its partitions back until the broker aborts it, after this timeout
+     * rather than the node's 45 s. Not for a test that stops its only broker for seconds: a transaction
+     * that outlives the timeout while the broker is away fences its thread, which then starts over.
+     */
+    static final String[] KILLABLE = {"--streams.producer.transaction.timeout.ms", "15000"};
+
+    /**
      * An instance sharing the work with others of the same {@code applicationId}: its own data
      * directory and log under {@code dir}, the shared key ring {@code dir/keys}, a free HTTP port, and
      * a short session timeout so a killed member's partitions move quickly. Extra flags follow.

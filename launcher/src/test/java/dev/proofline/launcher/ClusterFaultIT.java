@@ -89,7 +89,7 @@ class ClusterFaultIT {
     }
 
     private ChildProofline instance(String bootstrap, String name) throws Exception {
-        return ChildProofline.sharingWork(tmp, name, bootstrap, "cluster-test");
+        return ChildProofline.sharingWork(tmp, name, bootstrap, "cluster-test", ChildProofline.KILLABLE);
     }
 
     @Test

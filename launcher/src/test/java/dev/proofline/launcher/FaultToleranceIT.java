@@ -54,8 +54,10 @@ class FaultToleranceIT {
     void oneOfTwoInstancesKilledMidStream() throws Exception {
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"))) {
             String bootstrap = kafka.bootstrapServers();
-            try (ChildProofline first = instance(bootstrap, "first");
-                    ChildProofline second = instance(bootstrap, "second")) {
+            try (ChildProofline first =
+                            ChildProofline.sharingWork(tmp, "first", bootstrap, "fault-test", ChildProofline.KILLABLE);
+                    ChildProofline second = ChildProofline.sharingWork(
+                            tmp, "second", bootstrap, "fault-test", ChildProofline.KILLABLE)) {
                 CompletableFuture<Void> producing =
                         CompletableFuture.runAsync(() -> FaultHarness.produce(bootstrap, "k-", REQUESTS));
                 int before = FaultHarness.countUntil(bootstrap, REQUESTS / 4, Duration.ofSeconds(180));
