@@ -146,26 +146,30 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         try {
             long now = System.currentTimeMillis();
             closeLongConnectedOrRevoked(now);
-            String event = takeEvent();
-            if (event != null) {
-                send(client -> client.sendEvent("receipts", event));
-                lastSentAt = now;
-            } else if (now - lastSentAt >= KEEP_ALIVE_MILLIS) {
-                send(client -> client.sendComment("keep-alive")); // proxies close idle connections
+            Landed landed = takeLanded();
+            boolean keepAlive = landed == null && now - lastSentAt >= KEEP_ALIVE_MILLIS;
+            if (landed != null || keepAlive) {
                 lastSentAt = now;
             }
+            send(landed != null ? landed : Landed.NOTHING, keepAlive);
         } catch (RuntimeException e) {
             // A scheduled task that throws is never run again: one bad tick must not end the feed.
             LOG.warn("the live feed skipped a tick: {}", e.toString());
         }
     }
 
+    /** The {@code receipts} event for what landed since the last call, or null when nothing did. */
+    String takeEvent() {
+        Landed landed = takeLanded();
+        return landed == null ? null : landed.event(landed.count());
+    }
+
     /**
-     * The {@code receipts} event for what landed since the last call, or null when nothing did.
+     * How many receipts landed since the last call and the newest of them, or null when none did.
      * Bytes on the receipts topic that are not a receipt (not Proofline's: the stream threads skip
      * them with a log line of their own) are neither shown nor counted.
      */
-    String takeEvent() {
+    private Landed takeLanded() {
         long count;
         List<byte[]> records;
         synchronized (this) {
@@ -183,7 +187,17 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
                 count--;
             }
         }
-        return count > 0 ? event(count, batch) : null;
+        return count > 0 ? new Landed(count, receiptsArray(batch)) : null;
+    }
+
+    /** What landed in one tick: how many, and the newest of them as the event's JSON array. */
+    private record Landed(long count, String receipts) {
+        static final Landed NOTHING = new Landed(0, "[]");
+
+        /** The event's data, saying {@code count} landed: this tick's, or more for a reader that skipped ticks. */
+        String event(long count) {
+            return "{\"count\":" + count + ",\"receipts\":" + receipts + "}";
+        }
     }
 
     /**
@@ -194,7 +208,7 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         clients.forEach((client, connection) -> {
             if (now - connection.since() > maxConnectedMillis || !stillAllowed(connection)) {
                 clients.remove(client);
-                writers.execute(client::close); // not on the ticker: a close may wait on a full socket
+                closeOnWriter(client);
             }
         });
     }
@@ -209,14 +223,16 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     }
 
     /**
-     * A client: when it connected, the bearer token it opened the stream with, and since when a write
-     * to it has been under way ({@link System#nanoTime}; {@link #IDLE} when none is).
+     * A client: when it connected, the bearer token it opened the stream with, since when a write to
+     * it has been under way ({@link System#nanoTime}; {@link #IDLE} when none is), and how many
+     * landed receipts it has not been told of (it was busy when they were due; only the ticker
+     * reads and writes this).
      */
-    private record Connection(long since, String token, AtomicLong writingSince) {
+    private record Connection(long since, String token, AtomicLong writingSince, AtomicLong untold) {
         static final long IDLE = Long.MIN_VALUE;
 
         Connection(long since, String token) {
-            this(since, token, new AtomicLong(IDLE));
+            this(since, token, new AtomicLong(IDLE), new AtomicLong());
         }
     }
 
@@ -224,12 +240,14 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
      * Hands each client its event on a thread of its own: a write blocks while the client's socket is
      * full, and a reader that stopped reading would otherwise hold up every other client's feed (and
      * the revocation check) until the connection timed out. At most one write per client is under way:
-     * a client still taking the last event when the next is due skips it, and one whose write has
-     * taken longer than {@link #SLOW_WRITE_NANOS} has stopped reading: it is closed, and its
-     * EventSource reconnects.
+     * a client still taking the last event when the next is due skips it, and the next event it gets
+     * counts what it skipped (with nothing new, an event of that count alone), so a reader's counts
+     * add up to every receipt that landed. One whose write has taken longer than
+     * {@link #SLOW_WRITE_NANOS} has stopped reading: it is closed, and its EventSource reconnects.
      */
-    private void send(Consumer<SseClient> write) {
+    private void send(Landed landed, boolean keepAlive) {
         long now = System.nanoTime();
+        String shared = landed.count() > 0 ? landed.event(landed.count()) : null;
         clients.forEach((client, connection) -> {
             if (client.terminated()) {
                 clients.remove(client);
@@ -240,18 +258,46 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
                 if (now - writingSince > SLOW_WRITE_NANOS) {
                     clients.remove(client);
                     slowClosed.incrementAndGet();
-                    writers.execute(client::close);
+                    closeOnWriter(client);
+                } else {
+                    connection.untold().addAndGet(landed.count());
                 }
                 return;
             }
+            long untold = connection.untold().getAndSet(0);
+            if (landed.count() + untold == 0 && !keepAlive) {
+                return;
+            }
+            String event = untold == 0 ? shared : landed.event(landed.count() + untold);
             connection.writingSince().set(now); // only the ticker starts writes
             writers.execute(() -> {
                 try {
-                    write.accept(client);
+                    if (event != null) {
+                        client.sendEvent("receipts", event);
+                    } else {
+                        client.sendComment("keep-alive"); // proxies close idle connections
+                    }
+                } catch (RuntimeException gone) {
+                    clients.remove(client); // its connection ended under the write: nothing to tell anyone
                 } finally {
                     connection.writingSince().set(Connection.IDLE);
                 }
             });
+        });
+    }
+
+    /**
+     * Closes a client, not on the ticker: a close may wait on a full socket. Closing one whose write
+     * is blocked fails that write and the close with it (Jetty's "completed whilst write blocked"),
+     * which is what closing it is for: not a stack trace on stderr.
+     */
+    private void closeOnWriter(SseClient client) {
+        writers.execute(() -> {
+            try {
+                client.close();
+            } catch (RuntimeException expected) {
+                // the stalled write is cancelled; the connection is gone either way
+            }
         });
     }
 
@@ -260,13 +306,13 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
         return slowClosed.get();
     }
 
-    /** {"count": n, "receipts": [...]}: the signed receipts embedded exactly as signed. */
-    static String event(long count, List<Receipt> batch) {
-        StringBuilder json = new StringBuilder("{\"count\":").append(count).append(",\"receipts\":[");
+    /** The event's {@code receipts} array: the signed receipts embedded exactly as signed. */
+    private static String receiptsArray(List<Receipt> batch) {
+        StringBuilder json = new StringBuilder("[");
         for (int i = 0; i < batch.size(); i++) {
             json.append(i == 0 ? "" : ",").append(batch.get(i).getSignedJson());
         }
-        return json.append("]}").toString();
+        return json.append("]").toString();
     }
 
     /** Stops the ticker; the HTTP server closes the connections themselves when it stops. */

@@ -76,6 +76,78 @@ class LiveReceiptsSlowReaderTest {
         }
     }
 
+    @Test
+    void aSlowReaderSkipsEventsYetItsCountsAddUpToEveryReceipt() throws Exception {
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+        AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
+        byte[] receipt = serde.serialize(
+                "receipts",
+                Receipt.newBuilder(TestReceipts.receipt(1, "seller", "pass"))
+                        .setSignedJson("{\"verification_id\":\"id-1\",\"pad\":\"" + "x".repeat(100_000) + "\"}")
+                        .build());
+        try (LiveReceipts feed = new LiveReceipts(
+                        serde, token -> java.util.Optional.empty(), 10, Duration.ofMinutes(5), Duration.ofMillis(200));
+                Holder server = start(feed);
+                Socket slow = new Socket()) {
+            slow.connect(new InetSocketAddress("127.0.0.1", server.javalin().port()));
+            slow.getOutputStream().write(REQUEST.getBytes(StandardCharsets.US_ASCII));
+            List<Long> counts = new CopyOnWriteArrayList<>();
+            Thread reader = new Thread(() -> readCounts(slow, counts));
+            reader.setDaemon(true);
+            reader.start();
+            awaitClients(feed, 1);
+
+            long landed = 0;
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(6);
+            while (System.nanoTime() < end) {
+                for (int i = 0; i < 10; i++) {
+                    feed.accept(new CorrelatedReplies.Reply(true, null, "seller", receipt, 0, 0));
+                    landed++;
+                }
+                Thread.sleep(50);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (sum(counts) < landed && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(0, feed.slowClientsClosed(), "a reader that keeps reading is not closed");
+            assertEquals(landed, sum(counts), "the reader was told of every receipt, in " + counts.size() + " events");
+            assertTrue(counts.size() < 30, "the reader skipped events: " + counts.size() + " in 6 s of 200 ms ticks");
+            assertEquals(List.of(), uncaught, "no feed thread died");
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
+    private static long sum(List<Long> counts) {
+        return counts.stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Reads a {@code receipts} event's count from each {@code data:} line, and after every fifth
+     * event stops reading for 1.5 s, as a page busy drawing: events of 1 MB, five a second, fill its
+     * socket meanwhile, and the feed's write to it blocks, though never for the 3 s that closes it.
+     */
+    private static void readCounts(Socket socket, List<Long> counts) {
+        java.util.regex.Pattern count = java.util.regex.Pattern.compile("^data: \\{\"count\":(\\d+),");
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8), 1 << 16)) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                java.util.regex.Matcher m = count.matcher(line);
+                if (m.find()) {
+                    counts.add(Long.parseLong(m.group(1)));
+                    if (counts.size() % 5 == 0) {
+                        Thread.sleep(1500);
+                    }
+                }
+            }
+        } catch (java.io.IOException | InterruptedException closed) {
+            // the test is over
+        }
+    }
+
     /** A Javalin serving only the feed. */
     private static Holder start(LiveReceipts feed) {
         return new Holder(Javalin.create(feed::mount).start("127.0.0.1", 0));
