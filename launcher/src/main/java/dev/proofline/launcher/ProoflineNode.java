@@ -99,6 +99,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.LogAndFailProcessingExceptionHandler;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -246,7 +247,10 @@ public final class ProoflineNode implements AutoCloseable {
             if (settings.transparencyLog().enabled()) {
                 TransparencyLogTopology.addTo(
                         builder,
-                        receiptStream,
+                        // Named, so the processors after it keep the names (and internal topics) they had.
+                        receiptStream.filter(
+                                (agent, receipt) -> ReputationTopology.couldBeProoflines(receipt),
+                                Named.as("tlog-receipts-proofline-could-write")),
                         settings.transparencyLog().topic(),
                         logKey.orElseThrow(),
                         signedLogs(settings.keysDir()),

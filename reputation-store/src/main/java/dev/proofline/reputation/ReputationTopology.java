@@ -163,6 +163,15 @@ public final class ReputationTopology {
     }
 
     /**
+     * Whether Proofline could have written this record of the receipts topic ({@link ForeignReceipts}):
+     * what scores and the receipt index take in, and what the transparency log may log (it is
+     * append-only, so what it must not hold has to be kept out). The score side logs each one it skips.
+     */
+    public static boolean couldBeProoflines(Receipt receipt) {
+        return receipt != null && ForeignReceipts.problem(receipt).isEmpty();
+    }
+
+    /**
      * Whether the receipts index finds this agent's receipts by id. A test- receipt goes back to its
      * caller only: never listed, so never indexed either.
      */

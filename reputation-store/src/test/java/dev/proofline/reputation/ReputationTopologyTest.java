@@ -142,6 +142,13 @@ class ReputationTopologyTest {
             driver.getKeyValueStore(ReputationTopology.STORE).all().forEachRemaining(kv -> agents.add(kv.key));
             assertEquals(List.of("seller"), agents);
         }
+        // The transparency log is fed through the same test: it logs none of them either.
+        for (Receipt receipt : forged) {
+            assertFalse(ReputationTopology.couldBeProoflines(receipt), receipt.getVerificationId());
+        }
+        assertFalse(ReputationTopology.couldBeProoflines(null));
+        assertTrue(ReputationTopology.couldBeProoflines(receipt(7, "seller", "pass")));
+        assertTrue(ReputationTopology.couldBeProoflines(receipt(8, "seller ", "pass")));
     }
 
     @Test
