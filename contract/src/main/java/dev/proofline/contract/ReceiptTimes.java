@@ -15,9 +15,9 @@ import java.time.temporal.ChronoUnit;
  * receipt, and its parser a few per cent of a stream thread, which reads every receipt's time twice.
  */
 public final class ReceiptTimes {
-    /** {@code java.time}'s pattern of the form: the reference, and the printer of years outside 1-9999. */
+    /** {@code java.time}'s pattern of the form: the reference, and the printer of years outside 0000-9999. */
     public static final DateTimeFormatter FORM =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx").withZone(ZoneOffset.UTC);
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSxxx").withZone(ZoneOffset.UTC);
     /** What {@link #epochMicros} answers for any text not in the form (no time in the form is negative). */
     public static final long NOT_IN_FORM = -1;
 
@@ -30,7 +30,7 @@ public final class ReceiptTimes {
     public static String format(Instant instant) {
         long seconds = instant.getEpochSecond();
         LocalDate date = LocalDate.ofEpochDay(Math.floorDiv(seconds, SECONDS_PER_DAY));
-        if (date.getYear() < 1 || date.getYear() > 9999) { // the pattern's yyyy is the year of the era
+        if (date.getYear() < 0 || date.getYear() > 9999) { // ISO years: 0000 is 1 BC, as RFC 3339 reads it
             return FORM.format(instant.truncatedTo(ChronoUnit.MICROS));
         }
         int secondOfDay = (int) Math.floorMod(seconds, SECONDS_PER_DAY);

@@ -23,6 +23,10 @@ class ReceiptTimesTest {
         }
         Instant beyond = Instant.parse("+10000-01-01T00:00:00Z");
         assertEquals(ReceiptTimes.FORM.format(beyond), ReceiptTimes.format(beyond), "past 9999: java.time prints it");
+        // RFC 3339's year 0000 (an as_of may name it) is 0000, not the era's year 1 of java.time's yyyy.
+        Instant yearZero = Instant.parse("0000-06-01T00:00:00Z");
+        assertEquals("0000-06-01T00:00:00.000000+00:00", ReceiptTimes.format(yearZero));
+        assertEquals(ReceiptTimes.FORM.format(yearZero), ReceiptTimes.format(yearZero));
     }
 
     /** A time read as microseconds (what the leaderboard keeps) prints back to the very text read. */

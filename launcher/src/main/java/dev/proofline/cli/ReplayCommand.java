@@ -13,6 +13,7 @@ import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryException;
 import dev.proofline.schemas.VerificationIds;
 import dev.proofline.schemas.avro.Receipt;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -48,6 +49,16 @@ final class ReplayCommand implements Command {
                 .or(resolved::schemaRegistryUrl)
                 .orElse("http://" + resolved.host() + ":" + (resolved.httpPort() == 0 ? 8080 : resolved.httpPort()));
         Path outDir = Paths.get(own.getOrDefault("out", "replay"));
+        // Before the replay, which may take hours: a report with nowhere to go would be lost at the end.
+        try {
+            Files.createDirectories(outDir);
+        } catch (IOException e) {
+            throw new UsageException("--out " + outDir + " is not a directory the report can be written to ("
+                    + ProoflineCli.said(e) + ")");
+        }
+        if (!Files.isWritable(outDir)) {
+            throw new UsageException("--out " + outDir + " is not a directory the report can be written to");
+        }
 
         Replay replay;
         try {
@@ -83,7 +94,6 @@ final class ReplayCommand implements Command {
             // What the range names and Kafka lacks: a partition the topic does not have, say.
             throw new UsageException(e.getMessage());
         }
-        Files.createDirectories(outDir);
         Files.writeString(
                 outDir.resolve("report.json"), StrictJson.pretty(report.toJson()) + "\n", StandardCharsets.UTF_8);
         Files.writeString(outDir.resolve("summary.txt"), report.summary(), StandardCharsets.UTF_8);

@@ -272,4 +272,24 @@ class ProoflineCliTest {
         assertEquals(2, badPhase.exit());
         assertTrue(badPhase.err().contains("instances, agents"), badPhase.err());
     }
+
+    /** A replay may take hours: where its report goes is checked before it starts, not at the end. */
+    @Test
+    void replayRefusesAnOutputItCannotWriteBeforeReadingAnything() throws Exception {
+        Path file = Files.writeString(tmp.resolve("not-a-directory"), "x");
+        // No broker at this address: a replay that started would fail there, not on --out.
+        Run run = cli(
+                "replay",
+                "--from",
+                "2026-01-01T00:00:00Z",
+                "--out",
+                file.toString(),
+                "--bootstrap-servers",
+                "127.0.0.1:1",
+                "--data-dir",
+                dataDir());
+        assertEquals(2, run.exit(), run.err());
+        assertTrue(run.err().contains("--out " + file + " is not a directory the report can be written to"), run.err());
+        assertEquals("", run.out());
+    }
 }

@@ -79,7 +79,8 @@ final class BoundedReader implements AutoCloseable {
         Map<TopicPartition, Long> from = new HashMap<>();
         if (start instanceof ReplayRange.FromTime time) {
             Map<TopicPartition, Long> times = new HashMap<>();
-            partitions.forEach(p -> times.put(p, time.time().toEpochMilli()));
+            // Kafka refuses a time before 1970, when no record can be: from then is from the start.
+            partitions.forEach(p -> times.put(p, Math.max(0, time.time().toEpochMilli())));
             Map<TopicPartition, OffsetAndTimestamp> found = consumer.offsetsForTimes(times, stallTimeout);
             // No record at or after the time: nothing to read in that partition.
             partitions.forEach(p -> from.put(

@@ -6,12 +6,14 @@ import dev.proofline.attestor.KeyRing;
 import dev.proofline.attestor.RequestHashes;
 import dev.proofline.attestor.SigningKey;
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.AgentIds;
 import dev.proofline.contract.CorrelationIds;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.Headers;
 import dev.proofline.contract.RequestFields;
 import dev.proofline.contract.Topics;
 import dev.proofline.engine.EngineSettings;
+import dev.proofline.engine.RequestParser;
 import dev.proofline.engine.Verdict;
 import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.VerificationIds;
@@ -173,8 +175,8 @@ public final class Replay {
                 record.offset(),
                 record.timestamp(),
                 id,
-                text(request, RequestFields.AGENT_ID),
-                text(request, RequestFields.TASK_ID),
+                agentId(request),
+                taskId(request),
                 outcome,
                 request instanceof ObjectNode object ? hashes(object) : Map.of());
     }
@@ -188,6 +190,30 @@ public final class Replay {
         } catch (CanonicalJsonException e) {
             return Map.of(); // no canonical form, so no receipt could have recorded its hashes
         }
+    }
+
+    /**
+     * The request's agent id when it is one ({@link AgentIds}), else null: a record on the input
+     * topic may carry any text there (such a request is refused, never scored), and the summary
+     * prints agent ids to a terminal, where control characters would act. Valid ids have none.
+     */
+    private static String agentId(JsonNode request) {
+        String id = text(request, RequestFields.AGENT_ID);
+        return id != null && AgentIds.problem(id).isEmpty() ? id : null;
+    }
+
+    /**
+     * The request's task id when it is one a request may have (1 to {@value RequestParser#MAX_ID_LENGTH}
+     * characters), else null: a replay keeps a few hundred bytes per request, not a megabyte.
+     */
+    private static String taskId(JsonNode request) {
+        String id = text(request, RequestFields.TASK_ID);
+        return id != null
+                        && !id.isEmpty()
+                        && id.length() <= 2 * RequestParser.MAX_ID_LENGTH
+                        && id.codePointCount(0, id.length()) <= RequestParser.MAX_ID_LENGTH
+                ? id
+                : null;
     }
 
     private static String text(JsonNode request, String field) {

@@ -1,6 +1,7 @@
 package dev.proofline.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.proofline.contract.CorrelationIds;
 import dev.proofline.contract.Headers;
@@ -38,6 +39,10 @@ class ReplayOneRecordTest {
     }
 
     private static ConsumerRecord<byte[], byte[]> record(byte[] correlationId) {
+        return record(correlationId, REQUEST);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(byte[] correlationId, byte[] request) {
         RecordHeaders headers = new RecordHeaders();
         if (correlationId != null) {
             headers.add(Headers.CORRELATION_ID, correlationId);
@@ -49,9 +54,9 @@ class ReplayOneRecordTest {
                 1_000L,
                 TimestampType.CREATE_TIME,
                 -1,
-                REQUEST.length,
+                request.length,
                 null,
-                REQUEST,
+                request,
                 headers,
                 Optional.empty());
     }
@@ -70,5 +75,27 @@ class ReplayOneRecordTest {
             assertEquals(Outcome.INVALID, outcome.result());
             assertEquals("invalid_request", outcome.errorCode());
         }
+    }
+
+    /**
+     * Whatever a record on the input topic says its agent and task are, the replay keeps an agent id
+     * only when it is one (the summary prints them to a terminal) and a task id only of a length a
+     * request may have (it keeps a few hundred bytes per request).
+     */
+    @Test
+    void onlyIdsARequestMayHaveAreKept() throws Exception {
+        Replay replay = replay();
+        String escape = "\\u001b]0;owned\\u0007\\u001b[2J";
+        String longTask = "t".repeat(1_000_000);
+        byte[] hostile = ("{\"task_id\":\"" + longTask + "\",\"agent_id\":\"" + escape + "\",\"expected_schema\":"
+                        + "{\"type\":\"object\"},\"submitted_output\":{\"total\":1}}")
+                .getBytes(StandardCharsets.UTF_8);
+        Replayed replayed = replay.replay(record(null, hostile));
+        assertEquals(Outcome.INVALID, replayed.candidate().result(), "the pipeline refuses it too");
+        assertNull(replayed.agentId());
+        assertNull(replayed.taskId());
+        Replayed ordinary = replay.replay(record(null));
+        assertEquals("seller", ordinary.agentId());
+        assertEquals("t", ordinary.taskId());
     }
 }
