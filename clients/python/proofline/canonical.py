@@ -12,13 +12,16 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import Decimal
+from decimal import Context, Decimal
 
 MAX_EXACT_INTEGER = 2**53
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _NEEDS_ESCAPE = re.compile(r'[\x00-\x1f"\\]')
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+# Room for any double's 17 significant digits and exponents from 5e-324 to 1.8e308, traps as ever.
+_EXACT = Context(prec=40, Emin=-9999, Emax=9999)
 
 
 def canonicalize(value) -> str:
@@ -74,7 +77,9 @@ def format_number(number) -> str:
     if number == 0:
         return "0"  # -0 included
     # repr gives the shortest digits that read back as the same double (the closest if several).
-    _, digit_tuple, exponent = Decimal(repr(abs(number))).normalize().as_tuple()
+    # normalize() rounds to its context's precision; the caller's context (decimal.getcontext(),
+    # perhaps 9 digits in a finance app) must not change what is hashed and signed.
+    _, digit_tuple, exponent = Decimal(repr(abs(number))).normalize(_EXACT).as_tuple()
     digits = "".join(map(str, digit_tuple))
     k = len(digits)
     n = exponent + k  # |number| = 0.DIGITS * 10^n

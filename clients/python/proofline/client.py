@@ -39,6 +39,43 @@ def _read_capped(answer, http_response) -> bytes:
     return payload
 
 
+class _Unread:
+    """A redirect's body, never read: the standard handler reads it whole, with no limit, before
+    it follows the redirect (which opens a new connection anyway)."""
+
+    def __init__(self, answer):
+        self._answer = answer
+
+    @property
+    def closed(self):
+        return self._answer.closed
+
+    def read(self, *_):
+        return b""
+
+    def close(self):
+        self._answer.close()
+
+
+class _GetRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows redirects of GETs only, without reading their bodies. A POST answered with a
+    redirect is not resent as a GET without its body (what the standard handler does for 301-303):
+    it ends as an error the client names ``redirected``."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if req.get_method() != "GET":
+            return None
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    def http_error_302(self, req, fp, code, msg, headers):
+        return super().http_error_302(req, _Unread(fp), code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+
+_OPENER = urllib.request.build_opener(_GetRedirects)
+
+
 @dataclass(frozen=True)
 class VerificationResult:
     """What a caller usually needs from a receipt (docs/receipt.md), plus the receipt itself.
@@ -98,8 +135,8 @@ class ProoflineClient:
     def verify_output(self, schema, output, rules=None, task_id=None, agent_id=None, bounds=None,
                       enforce_rules=None, strict_content_check=None, detail=None) -> VerificationResult:
         """Verify ``output`` against the JSON Schema ``schema``; fields left None are not sent (the
-        service applies its defaults). ``task_id`` defaults to a fresh ``task-<uuid4>``."""
-        request = {"task_id": task_id or f"task-{uuid.uuid4()}", "expected_schema": schema,
+        service applies its defaults). ``task_id`` None becomes a fresh ``task-<uuid4>``."""
+        request = {"task_id": task_id if task_id is not None else f"task-{uuid.uuid4()}", "expected_schema": schema,
                    "submitted_output": output}
         optional = {"agent_id": agent_id, "rules": rules, "bounds": bounds, "enforce_rules": enforce_rules,
                     "strict_content_check": strict_content_check, "detail": detail}
@@ -148,7 +185,7 @@ class ProoflineClient:
     def _exchange(self, request):
         """``(status, body, headers)`` of the answer; headers only for an error status."""
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with _OPENER.open(request, timeout=self.timeout) as response:
                 return response.status, _read_capped(response, response), None
         except urllib.error.HTTPError as answer:
             with answer:
@@ -170,6 +207,10 @@ class ProoflineClient:
             # An answer cut short or not HTTP at all (IncompleteRead, BadStatusLine, LineTooLong):
             # the service could not be heard, as documented for an unreachable one.
             raise ConnectionError(f"the answer broke off or is not HTTP ({type(broken).__name__})") from None
+        if 300 <= status < 400:
+            # A POST redirected, or too many redirects: the Location is not quoted (it may carry anything).
+            raise ProoflineError("redirected", f"the service answered {status}, a redirect the client does not"
+                                 f" follow for a {method}; use the address it names as the base URL", status)
         if error_headers is not None:
             raise error_from_response(status, payload, error_headers)
         try:

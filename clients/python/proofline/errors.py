@@ -89,15 +89,19 @@ def error_from_response(status: int, body: bytes, headers) -> ProoflineError:
     if not isinstance(document, dict) or not isinstance(document.get("code"), str):
         return ProoflineError(f"http_{status}", "the answer is not an error document", status)
     retry_after = document.get("retry_after")
-    header = headers.get("Retry-After", "")
-    # isascii: str.isdigit() is also true for "²", which int() refuses.
-    if retry_after is None and header.isascii() and header.isdigit():
-        retry_after = int(headers["Retry-After"])
+    if isinstance(retry_after, bool) or not isinstance(retry_after, int) or retry_after < 0:
+        retry_after = None  # documented as whole seconds; anything else is not a wait to honour
+    header = headers.get("Retry-After") or ""
+    # isascii: str.isdigit() is also true for "²", which int() refuses; and int() refuses more than
+    # 4,300 digits with a ValueError, so a header longer than any real wait is not read.
+    if retry_after is None and header.isascii() and header.isdigit() and len(header) <= 10:
+        retry_after = int(header)
+    message = document.get("message")
     cls = _BY_STATUS.get(status, ProoflineError)
     extra = {"requirements": _payment_requirements(headers)} if cls is PaymentRequiredError else {}
     return cls(
         document["code"],
-        document.get("message", ""),
+        message if isinstance(message, str) else "",
         status,
         document.get("retryable") is True,
         retry_after,

@@ -27,6 +27,17 @@ class NumberTest(unittest.TestCase):
         self.assertEqual(format_number(2**53 + 2), "9007199254740994")
         self.assertEqual(format_number(-(10**21)), "-1e+21")
 
+    def test_the_callers_decimal_context_changes_nothing(self):
+        import decimal
+        expected = {0.1 + 0.2: "0.30000000000000004", 5e-324: "5e-324", 1e21: "1e+21",
+                    1.7976931348623157e308: "1.7976931348623157e+308", 123.456: "123.456"}
+        tight = decimal.Context(prec=9, Emin=-10, Emax=10, traps=[decimal.Inexact, decimal.Rounded])
+        for context in (tight, decimal.BasicContext):
+            with decimal.localcontext(context):
+                for value, canonical in expected.items():
+                    with self.subTest(value=value, prec=context.prec):
+                        self.assertEqual(format_number(value), canonical)
+
     def test_values_without_a_form_are_refused(self):
         for value in (float("nan"), float("inf"), float("-inf"), 10**400):
             with self.subTest(value=value), self.assertRaises(ValueError):

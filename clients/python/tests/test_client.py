@@ -242,6 +242,58 @@ class ClientTest(unittest.TestCase):
         self.serve("/score/seller-7?as_of=2026-11-30T12%3A00%3A00Z", _document({"decayed_score": 0.5}))
         self.assertEqual(self.client.score("seller-7", as_of="2026-11-30T12:00:00Z"), {"decayed_score": 0.5})
 
+    def test_a_redirect_is_followed_without_reading_its_body(self):
+        # It claims a body it never sends: the standard handler would wait for all of it, unbounded.
+        self.serve("/receipts/moved", (302, b"", {"Location": "/receipts/here", "Content-Length": str(10**12)}))
+        self.serve("/receipts/here", _document({"result": "pass"}))
+        self.assertEqual(self.client.receipt("moved"), {"result": "pass"})
+
+    def test_a_redirected_post_is_an_error_not_a_get_without_its_body(self):
+        for status in (301, 302, 303, 307, 308):
+            with self.subTest(status=status):
+                self.server.seen = []
+                self.serve("/verify/schema", (status, b"", {"Location": "/elsewhere"}))
+                self.serve("/elsewhere", _document({"result": "pass"}))
+                with self.assertRaises(ProoflineError) as caught:
+                    self.client.verify({"task_id": "t"})
+                self.assertEqual(caught.exception.code, "redirected")
+                self.assertEqual(caught.exception.status, status)
+                self.assertEqual([seen[1] for seen in self.server.seen], ["/verify/schema"])
+                self.assertNotIn("/elsewhere", str(caught.exception))
+                self.assert_key_hidden(caught.exception)
+
+    def test_a_redirect_loop_ends_as_redirected(self):
+        self.serve("/receipts/loop", (302, b"", {"Location": "/receipts/loop"}))
+        with self.assertRaises(ProoflineError) as caught:
+            self.client.receipt("loop")
+        self.assertEqual(caught.exception.code, "redirected")
+
+    def test_a_retry_after_that_is_no_wait_is_not_read_as_one(self):
+        throttled = dict(ALLOWANCE)
+        del throttled["retry_after"]
+        for header in ("9" * 5000, "soon", "-5", "²"):
+            with self.subTest(header=header[:10]):
+                self.serve("/score/x", _document(throttled, 429, {"Retry-After": header}))
+                with self.assertRaises(AllowanceExhaustedError) as caught:
+                    self.client.score("x")
+                self.assertIsNone(caught.exception.retry_after)
+        for value in ("soon", True, -3, 1.5, None):
+            with self.subTest(document=value):
+                self.serve("/score/x", _document(dict(throttled, retry_after=value), 429, {"Retry-After": "7"}))
+                with self.assertRaises(AllowanceExhaustedError) as caught:
+                    self.client.score("x")
+                self.assertEqual(caught.exception.retry_after, 7, "the header, when the document has no wait")
+        self.serve("/score/x", _document(dict(throttled, message=["not", "text"]), 429))
+        with self.assertRaises(AllowanceExhaustedError) as caught:
+            self.client.score("x")
+        self.assertEqual(caught.exception.message, "")
+
+    def test_an_empty_task_id_is_sent_as_given(self):
+        self.serve("/verify/schema", _document(INVALID, 422))
+        with self.assertRaises(InvalidRequestError):
+            self.client.verify_output({"type": "object"}, {}, task_id="")
+        self.assertEqual(json.loads(self.server.seen[0][3])["task_id"], "")
+
     def test_the_key_is_not_forwarded_on_a_redirect(self):
         self.serve("/receipts/moved", (302, b"", {"Location": "/receipts/here"}))
         self.serve("/receipts/here", _document({"result": "pass"}))
