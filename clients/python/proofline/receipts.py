@@ -27,6 +27,9 @@ def public_keys(source) -> dict:
     mapping from key version to the key as base64 text or raw bytes."""
     if isinstance(source, dict) and "capabilities" in source:
         source = _card_key_entries(source)
+    if not isinstance(source, (dict, list)):
+        raise TypeError("keys: an agent-card, a list of {keyVersion, publicKey} entries, or a mapping of"
+                        f" key versions to keys, not {type(source).__name__}")
     if isinstance(source, list):
         source = {entry["keyVersion"]: entry["publicKey"] for entry in source
                   if isinstance(entry, dict) and isinstance(entry.get("keyVersion"), str)
@@ -88,10 +91,23 @@ def verify_receipt(answer, keys, *, context=VERIFY_CONTEXT, request=None, backen
         raise ReceiptVerificationError("bad_signature", f"the signature does not verify with key {key_version!r} "
                                         "(changed, forged, or checked with the wrong context)")
     if request is not None:
-        for name, value in request_hashes(request).items():
+        for name, value in _hashes_of(request).items():
             if name in answer and answer[name] != value:
                 raise ReceiptVerificationError("hash_mismatch", f"{name} differs: the receipt is genuine but about other data")
     return True
+
+
+def _hashes_of(request) -> dict:
+    """The four hashes of the caller's ``request`` (a dict, or JSON text); a ValueError naming the
+    argument when it is not a request Proofline could have taken (that is the caller's mistake, not
+    the receipt's)."""
+    if isinstance(request, (str, bytes, bytearray)):
+        request = loads(request)
+    try:
+        return request_hashes(request)
+    except (KeyError, TypeError, AttributeError) as problem:
+        raise ValueError("request: not a verification request (it needs task_id, expected_schema and"
+                         f" submitted_output, and rules and bounds as documented): {type(problem).__name__}") from None
 
 
 def _card_key_entries(card: dict) -> list:

@@ -71,6 +71,19 @@ class ConformanceReceiptsTest(unittest.TestCase):
             verify_receipt(text, self.keys, request=other)
         self.assertEqual(caught.exception.code, "hash_mismatch")
 
+    def test_the_request_may_be_text_and_a_wrong_one_is_named_as_the_callers(self):
+        text = conformance_text("receipts/invoice-final.compact.json")
+        self.assertTrue(verify_receipt(text, self.keys, request=conformance_text("requests/invoice-final.json")))
+        for wrong in ({"expected_schema": {}}, {"task_id": "t", "expected_schema": {}, "submitted_output": {},
+                                                "rules": [1]}, ["not", "a", "request"]):
+            with self.subTest(wrong=wrong), self.assertRaises(ValueError) as caught:
+                verify_receipt(text, self.keys, request=wrong)
+            self.assertIn("request:", str(caught.exception))
+        for keys in (None, "a key", 7):
+            with self.subTest(keys=keys), self.assertRaises(TypeError) as caught:
+                verify_receipt(text, keys)
+            self.assertIn("keys:", str(caught.exception))
+
     def test_malformed_answers_name_their_problem(self):
         receipt = loads(conformance_text("receipts/invoice-final.compact.json"))
         without = {name: value for name, value in receipt.items() if name != "attestation"}
