@@ -214,6 +214,22 @@ public record ErrorDocument(
                 List.of());
     }
 
+    /** A tile or entry bundle path that is well formed, for a part of the log not yet published. */
+    public static ErrorDocument tileNotPublished() {
+        return new ErrorDocument(
+                ErrorCode.NOT_FOUND,
+                "The transparency log has not grown this far: no tile or entry bundle has this path yet.",
+                List.of());
+    }
+
+    /** The log has no signed checkpoint: not yet, or it may not sign one (the operator's log says why). */
+    public static ErrorDocument noCheckpoint() {
+        return new ErrorDocument(
+                ErrorCode.NOT_READY,
+                "The transparency log has no signed checkpoint yet; it signs one within its checkpoint interval.",
+                List.of());
+    }
+
     public static ErrorDocument internalError() {
         return new ErrorDocument(
                 ErrorCode.INTERNAL_ERROR,

@@ -655,6 +655,7 @@ class PipelineIT {
                                 .build(),
                         java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(404, unpublished.statusCode());
+        assertTrue(unpublished.body().contains("has not grown this far"), unpublished.body());
         assertEquals(
                 Optional.of("no-cache"),
                 unpublished.headers().firstValue("Cache-Control"),
@@ -747,15 +748,22 @@ class PipelineIT {
                     java.util.HexFormat.of().formatHex(entry)));
             proved++;
         }
-        assertEquals(
-                404,
-                java.net.http.HttpClient.newHttpClient()
-                        .send(
-                                java.net.http.HttpRequest.newBuilder(
-                                                java.net.URI.create(node.httpUrl() + "/tlog/tile/0/001.p/256"))
-                                        .build(),
-                                java.net.http.HttpResponse.BodyHandlers.ofString())
-                        .statusCode());
+        // Not a tile's path at all (a partial tile is 1 to 255 wide; groups of three digits): 400, not
+        // the 404 of a tile that may yet be published.
+        for (String malformed :
+                List.of("0/001.p/256", "0/001.p/007", "0/1234", "0/x000/001", "64/000", "entries/000.p/0")) {
+            java.net.http.HttpResponse<String> refused = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create(node.httpUrl() + "/tlog/tile/" + malformed))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(400, refused.statusCode(), malformed + ": " + refused.body());
+            assertEquals(
+                    "invalid_request",
+                    StrictJson.parse(refused.body()).get("code").asString(),
+                    malformed);
+        }
         GoTlogVerifier.Run run = go.get().check(args);
         System.out.print(run.output());
         assertEquals(0, run.exit(), run.output());

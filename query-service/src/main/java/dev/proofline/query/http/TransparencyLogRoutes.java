@@ -1,11 +1,13 @@
 package dev.proofline.query.http;
 
 import dev.proofline.contract.ErrorDocument;
+import dev.proofline.contract.FieldProblem;
 import dev.proofline.query.Answer;
 import dev.proofline.query.tlog.PublishedLog;
 import dev.proofline.tlog.TilePath;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -29,7 +31,7 @@ public final class TransparencyLogRoutes implements RouteGroup {
     private void checkpoint(Context ctx) {
         Optional<String> checkpoint = log.checkpoint();
         if (checkpoint.isEmpty()) {
-            Responses.send(ctx, Answer.notReady());
+            Responses.send(ctx, Answer.error(ErrorDocument.noCheckpoint()));
             return;
         }
         ctx.header("Cache-Control", "no-cache");
@@ -38,11 +40,22 @@ public final class TransparencyLogRoutes implements RouteGroup {
 
     private void tile(Context ctx) {
         TilePath path = TilePath.parse("tile/" + ctx.pathParam("path"));
-        Optional<byte[]> tile = path == null ? Optional.empty() : log.tile(path);
+        if (path == null) {
+            // The URL itself is wrong (tlog-tiles names each tile one way only), so 400 as for any
+            // malformed URL, not the 422 of a request's fields: asking again cannot help.
+            ErrorDocument error = ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                    "path",
+                    "is not a tile or entry bundle path of C2SP tlog-tiles",
+                    "Ask for tile/L/N or tile/entries/N, N in three-digit groups (x001/234), with .p/W"
+                            + " (W from 1 to 255) for a partial one.")));
+            Responses.send(ctx, new Answer(400, error.toJson(400).toString(), null));
+            return;
+        }
+        Optional<byte[]> tile = log.tile(path);
         if (tile.isEmpty()) {
-            // Most missing tiles are only not yet published: no cache may keep the 404.
+            // A tile not yet published: no cache may keep the 404.
             ctx.header("Cache-Control", "no-cache");
-            Responses.send(ctx, Answer.error(ErrorDocument.notFound()));
+            Responses.send(ctx, Answer.error(ErrorDocument.tileNotPublished()));
             return;
         }
         // A tile's path names its contents for ever, partial ones included (their width is in the path).
