@@ -2,10 +2,8 @@ package dev.proofline.attestor;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -37,28 +35,10 @@ public final class DeploymentSecret {
         if (!Files.exists(file)) {
             byte[] fresh = new byte[BYTES];
             new SecureRandom().nextBytes(fresh);
-            // Written whole to a temporary file, then moved into place: an instance starting at the
-            // same moment on a shared keys.dir reads the one secret complete, never a half-written file.
-            Path temporary;
-            try {
-                temporary = Files.createTempFile(
-                        keysDir,
-                        ".secret",
-                        ".tmp",
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException e) {
-                temporary = Files.createTempFile(keysDir, ".secret", ".tmp");
-            }
-            Files.writeString(temporary, Base64.getEncoder().encodeToString(fresh) + "\n", StandardCharsets.US_ASCII);
-            try {
-                Files.createLink(file, temporary); // link(2): atomic, and fails if the file exists
-            } catch (FileAlreadyExistsException e) {
-                // another instance sharing the directory was first: its secret is the one
-            } catch (UnsupportedOperationException e) {
-                Files.move(temporary, file); // no hard links here: fails too if the file exists
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            // Another instance starting at the same moment on a shared keys.dir may be first: its
+            // secret is then the one, read whole below.
+            OwnerOnlyFiles.createWhole(
+                    file, (Base64.getEncoder().encodeToString(fresh) + "\n").getBytes(StandardCharsets.US_ASCII));
         }
         return read(file);
     }

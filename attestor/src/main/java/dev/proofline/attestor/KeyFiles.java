@@ -7,8 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
@@ -39,17 +37,19 @@ public final class KeyFiles {
 
     private KeyFiles() {}
 
+    /**
+     * Writes a new key file, whole and readable by its owner only; never overwrites one
+     * ({@link FileAlreadyExistsException}).
+     */
     public static void write(Path file, SigningKey key) throws IOException {
-        if (file.getParent() != null) {
-            Files.createDirectories(file.getParent());
-        }
         StringWriter pem = new StringWriter();
         pem.write(VERSION_LABEL + key.version() + "\n");
         try (PemWriter writer = new PemWriter(pem)) {
             writer.writeObject(new PemObject("PRIVATE KEY", pkcs8(key)));
         }
-        createOwnerOnly(file);
-        Files.writeString(file, pem.toString(), StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
+        if (!OwnerOnlyFiles.createWhole(file, pem.toString().getBytes(StandardCharsets.US_ASCII))) {
+            throw new FileAlreadyExistsException(file.toString(), null, "refusing to overwrite the existing key file");
+        }
     }
 
     /**
@@ -87,16 +87,5 @@ public final class KeyFiles {
         }
         byte[] publicKey = ed25519.generatePublicKey().getEncoded();
         return new SigningKey("ed25519-" + Sha256.hex(publicKey).substring(0, 12), ed25519);
-    }
-
-    /** Creates the file with mode 0600, so the key is never readable by others, not even briefly. */
-    private static void createOwnerOnly(Path file) throws IOException {
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (FileAlreadyExistsException e) {
-            throw new IOException("refusing to overwrite the existing key file " + file, e);
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file); // not a POSIX file system: the platform's defaults apply
-        }
     }
 }

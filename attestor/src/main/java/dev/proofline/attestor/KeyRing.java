@@ -1,6 +1,7 @@
 package dev.proofline.attestor;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -39,6 +40,19 @@ public final class KeyRing {
     /** Opens the ring in a directory, creating the directory and a first key when there is none. */
     public static KeyRing openOrCreate(Path directory, Clock clock) throws IOException {
         Files.createDirectories(directory);
+        KeyRing ring = read(directory);
+        if (!ring.keys.isEmpty()) {
+            return ring;
+        }
+        try {
+            return ring.rotate(clock);
+        } catch (FileAlreadyExistsException e) {
+            // Another instance sharing the directory made the first key at the same moment: its key is the one.
+            return read(directory);
+        }
+    }
+
+    private static KeyRing read(Path directory) throws IOException {
         List<SigningKey> keys = new ArrayList<>();
         try (Stream<Path> files = Files.list(directory)) {
             for (Path file :
@@ -47,8 +61,7 @@ public final class KeyRing {
             }
         }
         keys.sort(Comparator.comparingLong(KeyRing::generation).thenComparing(SigningKey::version));
-        KeyRing ring = new KeyRing(directory, keys);
-        return keys.isEmpty() ? ring.rotate(clock) : ring;
+        return new KeyRing(directory, keys);
     }
 
     /** Adds a new newest key, written to the ring's directory before it is used. */

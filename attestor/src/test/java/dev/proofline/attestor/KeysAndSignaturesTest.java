@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,44 @@ class KeysAndSignaturesTest {
             return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
         } catch (IOException e) {
             return -1;
+        }
+    }
+
+    /**
+     * Instances started together on one empty keys directory: one writes the first key and the others
+     * read that key whole, never a half-written file, and none fails for the race.
+     */
+    @Test
+    void ringsOpenedTogetherOnAnEmptyDirectoryShareOneFirstKey(@TempDir Path tmp) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 25; round++) {
+                Path dir = tmp.resolve("ring-" + round);
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                List<java.util.concurrent.Future<KeyRing>> opening = new java.util.ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    opening.add(pool.submit(() -> {
+                        go.await();
+                        return KeyRing.openOrCreate(dir, CLOCK);
+                    }));
+                }
+                go.countDown();
+                java.util.Set<String> publicKeys = new java.util.HashSet<>();
+                for (java.util.concurrent.Future<KeyRing> ring : opening) {
+                    publicKeys.add(java.util.HexFormat.of()
+                            .formatHex(ring.get(30, java.util.concurrent.TimeUnit.SECONDS)
+                                    .signingKey()
+                                    .rawPublicKey()));
+                }
+                assertEquals(1, publicKeys.size(), "one first key, round " + round);
+                try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+                    assertEquals(
+                            List.of("v1-2026-11-29.pem"),
+                            files.map(f -> f.getFileName().toString()).toList());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 }
