@@ -40,8 +40,16 @@ final class UpCommand implements Command {
         }
         UntilStopped.await(node, "proofline-shutdown", () -> {
             node.newOperatorToken().ifPresent(token -> {
-                out.println("Operator token (shown once; also kept in " + node.operatorTokenFile() + ", mode 0600):");
-                out.println(token);
+                // Shown on a terminal only: where stdout is not one (a container, a service manager, a
+                // pipe), it is a log, and a secret must never be in a log. The file has it either way.
+                if (System.console() != null) {
+                    out.println(
+                            "Operator token (shown once; also kept in " + node.operatorTokenFile() + ", mode 0600):");
+                    out.println(token);
+                } else {
+                    out.println("Operator token kept in " + node.operatorTokenFile()
+                            + " (mode 0600); not printed, since this output is not a terminal");
+                }
             });
             out.println(node.readyLine());
             out.flush();

@@ -35,7 +35,7 @@ final class ChildProofline implements AutoCloseable {
                 new ProcessBuilder(command).redirectError(log.toFile()).start();
         BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        // A new deployment shows its operator token first (two lines), then the ready line.
+        // A new deployment says where its operator token is kept first, then the ready line.
         List<String> before = new java.util.concurrent.CopyOnWriteArrayList<>();
         String line = CompletableFuture.supplyAsync(() -> {
                     try {
@@ -100,7 +100,7 @@ final class ChildProofline implements AutoCloseable {
         return readyLine;
     }
 
-    /** What {@code up} printed before it was ready: a new deployment's operator token, once. */
+    /** What {@code up} printed before it was ready: where a new deployment keeps its operator token. */
     List<String> printedBeforeReady() {
         return printedBeforeReady;
     }

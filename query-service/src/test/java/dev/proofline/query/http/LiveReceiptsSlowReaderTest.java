@@ -32,16 +32,10 @@ class LiveReceiptsSlowReaderTest {
 
     @Test
     void aReaderThatStopsReadingIsClosedAndTheOthersKeepTheirEvents() throws Exception {
-        AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
         // Receipts of 20 KB, ten to an event, five events a second: a stopped reader's socket fills in
         // well under a second.
-        byte[] receipt = serde.serialize(
-                "receipts",
-                Receipt.newBuilder(TestReceipts.receipt(1, "seller", "pass"))
-                        .setSignedJson("{\"verification_id\":\"id-1\",\"pad\":\"" + "x".repeat(20_000) + "\"}")
-                        .build());
-        try (LiveReceipts feed = new LiveReceipts(
-                        serde, token -> java.util.Optional.empty(), 10, Duration.ofMinutes(5), Duration.ofMillis(200));
+        byte[] receipt = receiptOf(20_000);
+        try (LiveReceipts feed = fiveTicksASecond();
                 Holder server = start(feed)) {
             int port = server.javalin().port();
             try (Socket stopped = new Socket()) {
@@ -81,14 +75,8 @@ class LiveReceiptsSlowReaderTest {
         List<Throwable> uncaught = new CopyOnWriteArrayList<>();
         Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
-        AvroSerde<Receipt> serde = new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
-        byte[] receipt = serde.serialize(
-                "receipts",
-                Receipt.newBuilder(TestReceipts.receipt(1, "seller", "pass"))
-                        .setSignedJson("{\"verification_id\":\"id-1\",\"pad\":\"" + "x".repeat(100_000) + "\"}")
-                        .build());
-        try (LiveReceipts feed = new LiveReceipts(
-                        serde, token -> java.util.Optional.empty(), 10, Duration.ofMinutes(5), Duration.ofMillis(200));
+        byte[] receipt = receiptOf(100_000);
+        try (LiveReceipts feed = fiveTicksASecond();
                 Holder server = start(feed);
                 Socket slow = new Socket()) {
             slow.connect(new InetSocketAddress("127.0.0.1", server.javalin().port()));
@@ -119,6 +107,24 @@ class LiveReceiptsSlowReaderTest {
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(before);
         }
+    }
+
+    private static final AvroSerde<Receipt> SERDE =
+            new AvroSerde<>(new InMemorySchemaRegistry(), Receipt.getClassSchema());
+
+    /** A receipt record whose signed JSON is padded to about {@code bytes}. */
+    private static byte[] receiptOf(int bytes) {
+        return SERDE.serialize(
+                "receipts",
+                Receipt.newBuilder(TestReceipts.receipt(1, "seller", "pass"))
+                        .setSignedJson("{\"verification_id\":\"id-1\",\"pad\":\"" + "x".repeat(bytes) + "\"}")
+                        .build());
+    }
+
+    /** A feed of up to ten readers, with an event due every 200 ms. */
+    private static LiveReceipts fiveTicksASecond() {
+        return new LiveReceipts(
+                SERDE, token -> java.util.Optional.empty(), 10, Duration.ofMinutes(5), Duration.ofMillis(200));
     }
 
     private static long sum(List<Long> counts) {
