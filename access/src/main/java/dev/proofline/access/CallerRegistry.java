@@ -73,6 +73,12 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
         return Optional.ofNullable(byTokenHash.get(CallerTokens.hash(token))).filter(CallerRecord::active);
     }
 
+    /** Whether this deployment ever issued this token: active now, or revoked (revocation is for ever). */
+    public boolean issued(String token) {
+        String hash = CallerTokens.hash(token);
+        return byTokenHash.containsKey(hash) || revokedTokens.contains(hash);
+    }
+
     public Optional<CallerRecord> named(String name) {
         return Optional.ofNullable(byName.get(name));
     }

@@ -9,27 +9,37 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The first operator key of a new deployment, so the README's tour works as written: when the
- * data dir has no operator token yet and the deployment has no operator at all, one is made (named
+ * deployment has no operator at all and the data dir holds no token it issued, one is made (named
  * {@code operator-} and six hex digits), its
  * token kept in {@code <data.dir>/operator.token} (mode 0600) and shown once by {@code up}. An
  * instance joining a deployment that has an operator makes none.
  */
 final class OperatorKey {
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorKey.class);
     static final String FILE = "operator.token";
     static final String NAME = "operator";
 
     private OperatorKey() {}
 
-    /** The new token, when one was made now; empty when the deployment already has an operator. */
+    /**
+     * The new token, when one was made now; empty when the deployment already has an operator, or
+     * when the token kept here is one it issued: its operators are as they were left (all revoked,
+     * perhaps, on purpose). A kept token it never issued is from another deployment (a data dir kept
+     * across a new callers topic or cluster) and opens nothing: it is replaced.
+     */
     static Optional<String> ensure(CallerRegistry callers, Path dataDir) throws IOException {
         Path file = dataDir.resolve(FILE);
-        if (Files.exists(file) || callers.hasActiveOperator()) {
+        Optional<String> kept = read(dataDir);
+        if (callers.hasActiveOperator() || kept.filter(callers::issued).isPresent()) {
             return Optional.empty();
         }
         // A suffix of its own: instances of a new deployment started at the same moment each make one,
@@ -45,12 +55,27 @@ final class OperatorKey {
                 Instant.now(),
                 null));
         Files.createDirectories(dataDir);
+        Path temporary;
         try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            temporary = Files.createTempFile(
+                    dataDir,
+                    ".operator",
+                    ".tmp",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
+            temporary = Files.createTempFile(dataDir, ".operator", ".tmp");
         }
-        Files.writeString(file, token + "\n", StandardCharsets.US_ASCII);
+        try {
+            Files.writeString(temporary, token + "\n", StandardCharsets.US_ASCII);
+            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        if (kept.isPresent()) {
+            LOG.warn(
+                    "replaced {}: the token it held was not issued by this deployment (a new callers topic or cluster)",
+                    file);
+        }
         return Optional.of(token);
     }
 
