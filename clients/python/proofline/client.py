@@ -65,15 +65,13 @@ class _GetRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         if req.get_method() != "GET":
             return None
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
+        # Before Python 3.11 the standard handler follows no 308; for a GET it means what 307 does.
+        return super().redirect_request(req, fp, 307 if code == 308 else code, msg, headers, newurl)
 
     def http_error_302(self, req, fp, code, msg, headers):
         return super().http_error_302(req, _Unread(fp), code, msg, headers)
 
     http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
-
-
-_OPENER = urllib.request.build_opener(_GetRedirects)
 
 
 @dataclass(frozen=True)
@@ -185,7 +183,8 @@ class ProoflineClient:
     def _exchange(self, request):
         """``(status, body, headers)`` of the answer; headers only for an error status."""
         try:
-            with _OPENER.open(request, timeout=self.timeout) as response:
+            # Built per call, as urlopen's is: proxy settings are read from the environment now.
+            with urllib.request.build_opener(_GetRedirects).open(request, timeout=self.timeout) as response:
                 return response.status, _read_capped(response, response), None
         except urllib.error.HTTPError as answer:
             with answer:

@@ -244,9 +244,12 @@ class ClientTest(unittest.TestCase):
 
     def test_a_redirect_is_followed_without_reading_its_body(self):
         # It claims a body it never sends: the standard handler would wait for all of it, unbounded.
-        self.serve("/receipts/moved", (302, b"", {"Location": "/receipts/here", "Content-Length": str(10**12)}))
-        self.serve("/receipts/here", _document({"result": "pass"}))
-        self.assertEqual(self.client.receipt("moved"), {"result": "pass"})
+        for status in (301, 302, 303, 307, 308):
+            with self.subTest(status=status):
+                self.serve("/receipts/moved", (status, b"", {"Location": "/receipts/here",
+                                                            "Content-Length": str(10**12)}))
+                self.serve("/receipts/here", _document({"result": "pass"}))
+                self.assertEqual(self.client.receipt("moved"), {"result": "pass"})
 
     def test_a_redirected_post_is_an_error_not_a_get_without_its_body(self):
         for status in (301, 302, 303, 307, 308):

@@ -2,6 +2,7 @@ package dev.proofline.attestor;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,8 +34,11 @@ final class OwnerOnlyFiles {
             Files.write(temporary, content);
             try {
                 Files.createLink(file, temporary); // link(2): atomic, and fails if the file exists
-            } catch (UnsupportedOperationException e) {
-                Files.move(temporary, file); // no hard links here: fails too if the file exists
+            } catch (FileAlreadyExistsException e) {
+                throw e;
+            } catch (UnsupportedOperationException | FileSystemException noHardLinks) {
+                // vfat, SMB and some FUSE mounts: a move, which fails too if the file exists
+                Files.move(temporary, file);
             }
             return true;
         } catch (FileAlreadyExistsException e) {

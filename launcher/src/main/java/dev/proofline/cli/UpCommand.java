@@ -42,7 +42,7 @@ final class UpCommand implements Command {
             node.newOperatorToken().ifPresent(token -> {
                 // Shown on a terminal only: where stdout is not one (a container, a service manager, a
                 // pipe), it is a log, and a secret must never be in a log. The file has it either way.
-                if (System.console() != null) {
+                if (Terminal.isStdout()) {
                     out.println(
                             "Operator token (shown once; also kept in " + node.operatorTokenFile() + ", mode 0600):");
                     out.println(token);

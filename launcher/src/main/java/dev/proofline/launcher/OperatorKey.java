@@ -42,6 +42,11 @@ final class OperatorKey {
         if (callers.hasActiveOperator() || kept.filter(callers::issued).isPresent()) {
             return Optional.empty();
         }
+        if (kept.isEmpty() && Files.exists(file)) {
+            // Not readable now: never replaced unseen, it may hold the deployment's only operator token.
+            LOG.warn("made no operator key: {} exists but cannot be read", file);
+            return Optional.empty();
+        }
         // A suffix of its own: instances of a new deployment started at the same moment each make one,
         // and neither may overwrite the other's (both tokens stay valid; 'caller list' shows both).
         String name = NAME + "-" + CallerTokens.hash(CallerTokens.newToken()).substring(0, 6);

@@ -247,7 +247,8 @@ public final class ProoflineNode implements AutoCloseable {
             if (settings.transparencyLog().enabled()) {
                 TransparencyLogTopology.addTo(
                         builder,
-                        // Named, so the processors after it keep the names (and internal topics) they had.
+                        // A new processor: it shifts the generated names of the log's sink and global store,
+                        // which no store, changelog or repartition topic depends on (those are named).
                         receiptStream.filter(
                                 (agent, receipt) -> ReputationTopology.couldBeProoflines(receipt),
                                 Named.as("tlog-receipts-proofline-could-write")),

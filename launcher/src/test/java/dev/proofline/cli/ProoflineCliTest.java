@@ -292,4 +292,10 @@ class ProoflineCliTest {
         assertTrue(run.err().contains("--out " + file + " is not a directory the report can be written to"), run.err());
         assertEquals("", run.out());
     }
+
+    /** Under the test runner stdout is a pipe, as in a container: no secret is printed to it. */
+    @Test
+    void stdoutHereIsNoTerminal() {
+        assertFalse(Terminal.isStdout());
+    }
 }

@@ -193,13 +193,19 @@ public final class Replay {
     }
 
     /**
-     * The request's agent id when it is one ({@link AgentIds}), else null: a record on the input
-     * topic may carry any text there (such a request is refused, never scored), and the summary
-     * prints agent ids to a terminal, where control characters would act. Valid ids have none.
+     * The request's agent id when it is as long as any agent id may be ({@link AgentIds}), else null:
+     * a record on the input topic may carry a megabyte there (such a request is refused, never
+     * scored). Not today's character rules: requests sent before them were scored, and a replay of
+     * them must count them as they were. The summary escapes what a terminal would act on.
      */
     private static String agentId(JsonNode request) {
         String id = text(request, RequestFields.AGENT_ID);
-        return id != null && AgentIds.problem(id).isEmpty() ? id : null;
+        return id != null
+                        && !id.isEmpty()
+                        && id.length() <= 2 * AgentIds.MAX_CODE_POINTS
+                        && id.codePointCount(0, id.length()) <= AgentIds.MAX_CODE_POINTS
+                ? id
+                : null;
     }
 
     /**

@@ -240,7 +240,7 @@ public final class ReplayReport {
                 "agent", "requests", "pass>fail", "fail>pass", "score now", "candidate"));
         agents.forEach((agent, t) -> out.append(String.format(
                 "%-32s %8d %10d %10d %12s %12s%n",
-                agent,
+                printable(agent),
                 t.requests,
                 t.transition("pass", "fail"),
                 t.transition("fail", "pass"),
@@ -314,5 +314,32 @@ public final class ReplayReport {
 
     private static void strings(ArrayNode array, List<String> values) {
         values.forEach(array::add);
+    }
+
+    /**
+     * An agent id as the terminal should show it: control, format (bidi) and other invisible
+     * characters as {@code \\uXXXX}, so an id taken from a Kafka record cannot move the cursor,
+     * retitle the window or reorder the line.
+     */
+    static String printable(String id) {
+        StringBuilder out = new StringBuilder(id.length());
+        id.codePoints().forEach(c -> {
+            int type = Character.getType(c);
+            boolean invisible = type == Character.CONTROL
+                    || type == Character.FORMAT
+                    || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR
+                    || type == Character.SURROGATE
+                    || type == Character.UNASSIGNED
+                    || type == Character.PRIVATE_USE;
+            if (invisible || c == '\\') {
+                for (char unit : Character.toChars(c)) {
+                    out.append(String.format("\\u%04x", (int) unit));
+                }
+            } else {
+                out.appendCodePoint(c);
+            }
+        });
+        return out.toString();
     }
 }

@@ -2,7 +2,9 @@ package dev.proofline.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.CorrelationIds;
 import dev.proofline.contract.Headers;
 import dev.proofline.schemas.VerificationIds;
@@ -16,6 +18,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.node.ObjectNode;
 
 /** One request record replayed as the pipeline treats it, headers included. */
 class ReplayOneRecordTest {
@@ -78,24 +81,36 @@ class ReplayOneRecordTest {
     }
 
     /**
-     * Whatever a record on the input topic says its agent and task are, the replay keeps an agent id
-     * only when it is one (the summary prints them to a terminal) and a task id only of a length a
-     * request may have (it keeps a few hundred bytes per request).
+     * Whatever a record on the input topic says its agent and task are, the replay keeps ids only of
+     * a length a request may have (it keeps a few hundred bytes per request), and its summary shows an
+     * agent id with what a terminal would act on escaped.
      */
     @Test
-    void onlyIdsARequestMayHaveAreKept() throws Exception {
+    void idsAreKeptOnlyAtARequestsLengthAndPrintedHarmless() throws Exception {
         Replay replay = replay();
-        String escape = "\\u001b]0;owned\\u0007\\u001b[2J";
-        String longTask = "t".repeat(1_000_000);
-        byte[] hostile = ("{\"task_id\":\"" + longTask + "\",\"agent_id\":\"" + escape + "\",\"expected_schema\":"
-                        + "{\"type\":\"object\"},\"submitted_output\":{\"total\":1}}")
-                .getBytes(StandardCharsets.UTF_8);
-        Replayed replayed = replay.replay(record(null, hostile));
-        assertEquals(Outcome.INVALID, replayed.candidate().result(), "the pipeline refuses it too");
-        assertNull(replayed.agentId());
-        assertNull(replayed.taskId());
+        String escape = "\u001b]0;owned\u0007\u001b[2J\u202e";
+        String huge = "t".repeat(1_000_000);
+        Replayed longIds = replay.replay(record(null, request(huge, huge)));
+        assertEquals(Outcome.INVALID, longIds.candidate().result(), "the pipeline refuses it too");
+        assertNull(longIds.agentId());
+        assertNull(longIds.taskId());
+        // An id the old rules allowed (control characters were refused later) is counted as it was.
+        Replayed escaped = replay.replay(record(null, request("t", escape)));
+        assertEquals(escape, escaped.agentId());
+        String shown = ReplayReport.printable(escape);
+        assertEquals("\\u001b]0;owned\\u0007\\u001b[2J\\u202e", shown);
+        assertTrue(shown.codePoints().noneMatch(c -> Character.isISOControl(c) || c == 0x202e), shown);
         Replayed ordinary = replay.replay(record(null));
         assertEquals("seller", ordinary.agentId());
         assertEquals("t", ordinary.taskId());
+    }
+
+    private static byte[] request(String taskId, String agentId) {
+        ObjectNode request = StrictJson.NODES.objectNode();
+        request.put("task_id", taskId);
+        request.put("agent_id", agentId);
+        request.putObject("expected_schema").put("type", "object");
+        request.putObject("submitted_output").put("total", 1);
+        return request.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -68,6 +68,7 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
     });
 
     private final AtomicLong slowClosed = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
     private long landed;
     private long lastSentAt = System.currentTimeMillis();
 
@@ -259,8 +260,9 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
                     clients.remove(client);
                     slowClosed.incrementAndGet();
                     closeOnWriter(client);
-                } else {
+                } else if (landed.count() > 0) {
                     connection.untold().addAndGet(landed.count());
+                    skipped.incrementAndGet();
                 }
                 return;
             }
@@ -278,7 +280,8 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
                         client.sendComment("keep-alive"); // proxies close idle connections
                     }
                 } catch (RuntimeException gone) {
-                    clients.remove(client); // its connection ended under the write: nothing to tell anyone
+                    clients.remove(client); // its connection broke under the write: ended, not left open
+                    closeOnWriter(client);
                 } finally {
                     connection.writingSince().set(Connection.IDLE);
                 }
@@ -299,6 +302,11 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
                 // the stalled write is cancelled; the connection is gone either way
             }
         });
+    }
+
+    /** Events a client was still too busy with the last one to take, since start (their counts were kept). */
+    long eventsSkipped() {
+        return skipped.get();
     }
 
     /** Clients closed for reading too slowly, since start. */

@@ -102,7 +102,7 @@ class LiveReceiptsSlowReaderTest {
             }
             assertEquals(0, feed.slowClientsClosed(), "a reader that keeps reading is not closed");
             assertEquals(landed, sum(counts), "the reader was told of every receipt, in " + counts.size() + " events");
-            assertTrue(counts.size() < 30, "the reader skipped events: " + counts.size() + " in 6 s of 200 ms ticks");
+            assertTrue(feed.eventsSkipped() > 0, "the reader was busy when events were due: " + counts);
             assertEquals(List.of(), uncaught, "no feed thread died");
         } finally {
             Thread.setDefaultUncaughtExceptionHandler(before);
