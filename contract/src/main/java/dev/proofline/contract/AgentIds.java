@@ -72,14 +72,7 @@ public final class AgentIds {
                 latin |= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
                 continue;
             }
-            int type = Character.getType(c);
-            if (type == Character.CONTROL
-                    || type == Character.FORMAT
-                    || type == Character.SURROGATE
-                    || type == Character.LINE_SEPARATOR
-                    || type == Character.PARAGRAPH_SEPARATOR
-                    || type == Character.UNASSIGNED
-                    || type == Character.PRIVATE_USE) {
+            if (isInvisible(c)) {
                 return Optional.of("contains a control, invisible, unassigned or private-use character");
             }
             if (c == '/' || c == '\\' || c == '?' || c == '#') {
@@ -98,6 +91,21 @@ public final class AgentIds {
             return Optional.of("looks like a " + ScoredAgents.TEST_PREFIX + " id but is not one");
         }
         return Optional.empty();
+    }
+
+    /**
+     * A control, format (bidi), separator, surrogate, unassigned or private-use character: one that
+     * shows nothing or acts on what is around it, never part of an id and never to be printed as is.
+     */
+    public static boolean isInvisible(int codePoint) {
+        int type = Character.getType(codePoint);
+        return type == Character.CONTROL
+                || type == Character.FORMAT
+                || type == Character.SURROGATE
+                || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR
+                || type == Character.UNASSIGNED
+                || type == Character.PRIVATE_USE;
     }
 
     /** The id with look-alike letters replaced by the Latin ones they resemble (enough for "test-"). */

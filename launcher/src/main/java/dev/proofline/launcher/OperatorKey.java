@@ -5,12 +5,11 @@ import dev.proofline.access.CallerRecord;
 import dev.proofline.access.CallerRegistry;
 import dev.proofline.access.CallerRole;
 import dev.proofline.access.CallerTokens;
+import dev.proofline.attestor.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -59,23 +58,7 @@ final class OperatorKey {
                 AgentPatterns.NONE,
                 Instant.now(),
                 null));
-        Files.createDirectories(dataDir);
-        Path temporary;
-        try {
-            temporary = Files.createTempFile(
-                    dataDir,
-                    ".operator",
-                    ".tmp",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            temporary = Files.createTempFile(dataDir, ".operator", ".tmp");
-        }
-        try {
-            Files.writeString(temporary, token + "\n", StandardCharsets.US_ASCII);
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        OwnerOnlyFiles.replaceWhole(file, (token + "\n").getBytes(StandardCharsets.US_ASCII));
         if (kept.isPresent()) {
             LOG.warn(
                     "replaced {}: the token it held was not issued by this deployment (a new callers topic or cluster)",

@@ -59,6 +59,10 @@ class OperatorKeyIT {
     }
 
     private int cli(String bootstrap, String... action) {
+        return cli(bootstrap, new ByteArrayOutputStream(), action);
+    }
+
+    private int cli(String bootstrap, ByteArrayOutputStream out, String... action) {
         List<String> args = new java.util.ArrayList<>(List.of("caller"));
         args.addAll(List.of(action));
         args.addAll(List.of(
@@ -68,25 +72,13 @@ class OperatorKeyIT {
                 tmp.resolve("node").toString(),
                 "--keys-dir",
                 tmp.resolve("keys").toString()));
-        return ProoflineCliAccess.run(args, new ByteArrayOutputStream());
+        return ProoflineCliAccess.run(args, out);
     }
 
     /** The one active operator's name, from {@code caller list}. */
     private String operatorName(String bootstrap) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        assertEquals(
-                0,
-                ProoflineCliAccess.run(
-                        List.of(
-                                "caller",
-                                "list",
-                                "--bootstrap-servers",
-                                bootstrap,
-                                "--data-dir",
-                                tmp.resolve("node").toString(),
-                                "--keys-dir",
-                                tmp.resolve("keys").toString()),
-                        out));
+        assertEquals(0, cli(bootstrap, out, "list"));
         String listed = out.toString(StandardCharsets.UTF_8);
         Matcher active = Pattern.compile("(?m)^(operator-[0-9a-f]{6})\\s+operator\\s.*\\sactive\\s")
                 .matcher(listed);

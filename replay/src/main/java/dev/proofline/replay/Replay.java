@@ -199,13 +199,7 @@ public final class Replay {
      * them must count them as they were. The summary escapes what a terminal would act on.
      */
     private static String agentId(JsonNode request) {
-        String id = text(request, RequestFields.AGENT_ID);
-        return id != null
-                        && !id.isEmpty()
-                        && id.length() <= 2 * AgentIds.MAX_CODE_POINTS
-                        && id.codePointCount(0, id.length()) <= AgentIds.MAX_CODE_POINTS
-                ? id
-                : null;
+        return ofLength(text(request, RequestFields.AGENT_ID), AgentIds.MAX_CODE_POINTS);
     }
 
     /**
@@ -213,11 +207,12 @@ public final class Replay {
      * characters), else null: a replay keeps a few hundred bytes per request, not a megabyte.
      */
     private static String taskId(JsonNode request) {
-        String id = text(request, RequestFields.TASK_ID);
-        return id != null
-                        && !id.isEmpty()
-                        && id.length() <= 2 * RequestParser.MAX_ID_LENGTH
-                        && id.codePointCount(0, id.length()) <= RequestParser.MAX_ID_LENGTH
+        return ofLength(text(request, RequestFields.TASK_ID), RequestParser.MAX_ID_LENGTH);
+    }
+
+    /** {@code id} when it has 1 to {@code most} code points (counted only when short enough to), else null. */
+    private static String ofLength(String id, int most) {
+        return id != null && !id.isEmpty() && id.length() <= 2 * most && id.codePointCount(0, id.length()) <= most
                 ? id
                 : null;
     }

@@ -1,6 +1,7 @@
 package dev.proofline.replay;
 
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.contract.AgentIds;
 import dev.proofline.contract.ScoredAgents;
 import dev.proofline.reputation.TrustScore;
 import java.util.ArrayList;
@@ -324,15 +325,7 @@ public final class ReplayReport {
     static String printable(String id) {
         StringBuilder out = new StringBuilder(id.length());
         id.codePoints().forEach(c -> {
-            int type = Character.getType(c);
-            boolean invisible = type == Character.CONTROL
-                    || type == Character.FORMAT
-                    || type == Character.LINE_SEPARATOR
-                    || type == Character.PARAGRAPH_SEPARATOR
-                    || type == Character.SURROGATE
-                    || type == Character.UNASSIGNED
-                    || type == Character.PRIVATE_USE;
-            if (invisible || c == '\\') {
+            if (AgentIds.isInvisible(c) || c == '\\') {
                 for (char unit : Character.toChars(c)) {
                     out.append(String.format("\\u%04x", (int) unit));
                 }
