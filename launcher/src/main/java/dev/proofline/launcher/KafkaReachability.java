@@ -20,19 +20,20 @@ final class KafkaReachability {
 
     private KafkaReachability() {}
 
-    static void await(Admin admin, String bootstrap) throws InterruptedException {
+    /** Waits until a broker answers; returns the cluster's id. */
+    static String await(Admin admin, String bootstrap) throws InterruptedException {
         long started = System.nanoTime();
         long lastSaid = 0;
         while (true) {
             try {
-                admin.describeCluster().clusterId().get(ASK.toMillis(), TimeUnit.MILLISECONDS);
+                String clusterId = admin.describeCluster().clusterId().get(ASK.toMillis(), TimeUnit.MILLISECONDS);
                 if (lastSaid != 0) {
                     LOG.info(
                             "Kafka at {} answers after {} s; starting",
                             bootstrap,
                             Duration.ofNanos(System.nanoTime() - started).toSeconds());
                 }
-                return;
+                return clusterId;
             } catch (ExecutionException | TimeoutException e) {
                 long now = System.nanoTime();
                 if (lastSaid == 0 || now - lastSaid >= REMIND.toNanos()) {

@@ -171,8 +171,9 @@ public final class ProoflineNode implements AutoCloseable {
             Topics topics = settings.topics();
             Replication replication;
             TopicLimits limits;
+            String clusterId;
             try (Admin admin = Admin.create(client)) {
-                KafkaReachability.await(admin, bootstrap);
+                clusterId = KafkaReachability.await(admin, bootstrap);
                 replication = Replication.decide(
                         settings, admin.describeCluster().nodes().get().size());
                 Set<String> created = TopicProvisioner.ensure(
@@ -394,6 +395,7 @@ public final class ProoflineNode implements AutoCloseable {
             resources.add(http); // stops early: no new requests while the rest stops
             resources.add(liveFeed); // stops first: nothing is sent to connections the server is closing
 
+            LocalStateCluster.claim(settings.dataDir(), clusterId, streams::cleanUp);
             startAndAwaitRunning(streams, threads);
             LOG.info(
                     "pipeline running: {} -> {} | {}, signing with key {} through {}",
