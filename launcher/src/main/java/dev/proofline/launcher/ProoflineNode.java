@@ -335,10 +335,13 @@ public final class ProoflineNode implements AutoCloseable {
                     scoreQueries,
                     EngineSettings.VERIFIER_VERSION,
                     mcpOrigins(publicUrl, httpUrl, httpPort, settings.access().corsOrigins()),
+                    // Loopback names too: no other site's page can reach them by rebinding its own name.
                     List.of(
                             URI.create(publicUrl).getAuthority(),
                             settings.host() + ":" + httpPort,
-                            "localhost:" + httpPort),
+                            "localhost:" + httpPort,
+                            "127.0.0.1:" + httpPort,
+                            "[::1]:" + httpPort),
                     settings.connections().mcpConnections(),
                     settings.connections().mcpSessions()));
             // Leave the group on a clean stop, so a restarted or surviving instance takes the

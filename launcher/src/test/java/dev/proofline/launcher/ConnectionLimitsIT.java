@@ -1,6 +1,7 @@
 package dev.proofline.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.StrictJson;
@@ -228,19 +229,17 @@ class ConnectionLimitsIT {
         String loneBody = loneAnswer.substring(loneAnswer.indexOf("\r\n\r\n") + 4);
         assertDocument(400, "invalid_request", 400, loneBody);
         assertEquals("body", StrictJson.parse(loneBody).at("/fields/0/field").asString(), loneAnswer);
-        // The SDK cannot read arguments that are not an object and would end the stream without an
-        // answer: JSON-RPC's invalid params instead, so the client is not left waiting.
+        // A malformed tools/call outside any session is refused for its missing session, as the SDK
+        // refuses any message but initialize, not answered as if a session held it.
         String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
                 + "\"params\":{\"name\":\"verify_schema\",\"arguments\":\"text\"}}";
-        String raw = raw(
-                node.httpUrl(),
-                "POST /mcp HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
-                        + "Accept: application/json, text/event-stream\r\nContent-Length: " + call.length()
-                        + "\r\n\r\n" + call);
-        assertTrue(raw.startsWith("HTTP/1.1 200 "), raw);
-        JsonNode answer = StrictJson.parse(raw.substring(raw.indexOf("\r\n\r\n") + 4));
-        assertEquals(7, answer.get("id").asInt(), raw);
-        assertEquals(-32602, answer.path("error").path("code").asInt(), raw);
+        String noSession = mcpPost(host, "", call);
+        assertTrue(noSession.startsWith("HTTP/1.1 400 "), noSession);
+        assertEquals(
+                "Mcp-Session-Id",
+                StrictJson.parse(bodyOf(noSession)).at("/fields/0/field").asString());
+        String unknownSession = mcpPost(host, "Mcp-Session-Id: no-such-session\r\n", call);
+        assertTrue(unknownSession.startsWith("HTTP/1.1 404 "), unknownSession);
         // In a session, a JSON null and a response this server never asked for: the SDK failed on both (500).
         HttpResponse<String> opened =
                 http.send(initialize(node.httpUrl() + "/mcp", "shapes"), HttpResponse.BodyHandlers.ofString());
@@ -259,6 +258,56 @@ class ConnectionLimitsIT {
                 assertEquals(
                         "body", StrictJson.parse(body).at("/fields/0/field").asString(), refused);
             }
+            // The SDK cannot read arguments that are not an object and would end the stream without an
+            // answer: JSON-RPC's invalid params instead, so the client is not left waiting.
+            String invalidParams = mcpPost(host, session, call);
+            assertTrue(invalidParams.startsWith("HTTP/1.1 200 "), invalidParams);
+            JsonNode answer = StrictJson.parse(bodyOf(invalidParams));
+            assertEquals(7, answer.get("id").asInt(), invalidParams);
+            assertEquals(-32602, answer.path("error").path("code").asInt(), invalidParams);
+            // A tool this server does not have: invalid params, without the name sent back.
+            String unknownTool = mcpPost(
+                    host,
+                    session,
+                    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\"," + "\"params\":{\"name\":\"no_such_tool_"
+                            + "y".repeat(2000) + "\",\"arguments\":{}}}");
+            assertTrue(unknownTool.startsWith("HTTP/1.1 200 "), unknownTool);
+            assertEquals(
+                    -32602,
+                    StrictJson.parse(bodyOf(unknownTool))
+                            .path("error")
+                            .path("code")
+                            .asInt());
+            assertFalse(unknownTool.contains("no_such_tool"), unknownTool);
+            // What the SDK's request type cannot hold (it failed with 500): 400 naming the field. And a
+            // body whose words match the SDK's messages is still blamed on the body, not a header.
+            String[][] misshapen = {
+                {"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", "id"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", "id"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}", "id"},
+                {"{\"id\":16,\"method\":\"ping\"}", "jsonrpc"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":17,\"x\":\"Session not found Accept Content-Type\"}", "body"}
+            };
+            for (String[] shape : misshapen) {
+                String refused = mcpPost(host, session, shape[0]);
+                assertTrue(refused.startsWith("HTTP/1.1 400 "), shape[0] + " -> " + refused);
+                assertDocument(400, "invalid_request", 400, bodyOf(refused));
+                assertEquals(
+                        shape[1],
+                        StrictJson.parse(bodyOf(refused)).at("/fields/0/field").asString(),
+                        refused);
+            }
+            // A streamed answer keeps Proofline's no-store (the SDK sets no-cache on its streams).
+            String listed = mcpPost(host, session, "{\"jsonrpc\":\"2.0\",\"id\":18,\"method\":\"tools/list\"}");
+            assertTrue(listed.startsWith("HTTP/1.1 200 "), listed);
+            assertTrue(listed.contains("\r\nCache-Control: no-store\r\n"), listed);
+            assertFalse(listed.contains("no-cache"), listed);
+            // Loopback names are this machine's, never another site's rebound name.
+            String ipv6 = mcpPost(
+                    "Host: [::1]:" + URI.create(node.httpUrl()).getPort() + "\r\nConnection: close\r\n",
+                    session,
+                    "{\"jsonrpc\":\"2.0\",\"id\":19,\"method\":\"ping\"}");
+            assertTrue(ipv6.startsWith("HTTP/1.1 200 "), ipv6);
             // In a session, a protocol version the server does not speak is 400 (Streamable HTTP).
             String ping = "{\"jsonrpc\":\"2.0\",\"id\":15,\"method\":\"ping\"}";
             for (String version : List.of("1999-01-01", "2025-06-18")) {
@@ -301,6 +350,12 @@ class ConnectionLimitsIT {
             open.add(opened.headers().firstValue("Mcp-Session-Id").orElseThrow());
         }
         assertBusy(http.send(initialize, HttpResponse.BodyHandlers.ofString()));
+        // An initialize naming a session, made up or old, still opens a new one: it counts too.
+        assertBusy(http.send(
+                HttpRequest.newBuilder(initialize, (name, value) -> true)
+                        .header("Mcp-Session-Id", "stale-" + open.get(0))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString()));
         for (String session : open) {
             HttpResponse<String> deleted = http.send(
                     HttpRequest.newBuilder(URI.create(mcp))
@@ -492,6 +547,20 @@ class ConnectionLimitsIT {
                         + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
                         + "\"clientInfo\":{\"name\":\"" + client + "\",\"version\":\"1\"}}}"))
                 .build();
+    }
+
+    /** A POST of {@code message} to /mcp with these headers (each line ending in CRLF), answered in full. */
+    private static String mcpPost(String hostAndConnection, String session, String message) throws Exception {
+        byte[] body = message.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return raw(
+                node.httpUrl(),
+                "POST /mcp HTTP/1.1\r\n" + hostAndConnection + session + "Content-Type: application/json\r\n"
+                        + "Accept: application/json, text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n"
+                        + message);
+    }
+
+    private static String bodyOf(String rawAnswer) {
+        return rawAnswer.substring(rawAnswer.indexOf("\r\n\r\n") + 4);
     }
 
     /** One request written as given, the whole answer read back. */

@@ -58,6 +58,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
     private final int maxConnections;
     private final int maxMessageBytes;
     private final McpSessions sessions;
+    private final java.util.Set<String> toolNames;
     /** The DNS-rebinding check: the SDK's, run by the SDK and, ahead of Proofline's own refusals, by the filter. */
     private final DefaultServerTransportSecurityValidator originAndHost;
 
@@ -84,6 +85,9 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 .contextExtractor(McpEndpoint::context)
                 .securityValidator(originAndHost)
                 .build();
+        List<SyncToolSpecification> tools =
+                List.of(verifySchema(verification, metering), verificationRecord(scores, metering));
+        this.toolNames = tools.stream().map(tool -> tool.tool().name()).collect(java.util.stream.Collectors.toSet());
         this.server = McpServer.sync(transport)
                 .serverInfo("Proofline", version)
                 .capabilities(
@@ -91,7 +95,7 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
                 // Proofline checks every argument itself, so a wrong one gets the error document
                 // naming the field, as over REST, not the SDK's schema-validation text.
                 .validateToolInputs(false)
-                .tools(verifySchema(verification, metering), verificationRecord(scores, metering))
+                .tools(tools)
                 .build();
     }
 
@@ -104,8 +108,8 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
             FilterHolder limit = new FilterHolder(new McpConnectionLimit(maxConnections));
             limit.setAsyncSupported(true);
             context.addFilter(limit, PATH, EnumSet.of(DispatcherType.REQUEST));
-            FilterHolder errors = new FilterHolder(
-                    new McpTransportErrors(transport.protocolVersions(), maxMessageBytes, originAndHost));
+            FilterHolder errors = new FilterHolder(new McpTransportErrors(
+                    transport.protocolVersions(), maxMessageBytes, originAndHost, sessions, toolNames));
             errors.setAsyncSupported(true);
             context.addFilter(errors, PATH, EnumSet.of(DispatcherType.REQUEST));
             FilterHolder sessionLimit = new FilterHolder(new McpSessionLimit(sessions));

@@ -13,8 +13,10 @@ import java.io.IOException;
 /**
  * At most so many MCP sessions at once. Each costs memory until it is deleted or the SDK sweeps it
  * as idle, and anyone may open one: without a limit one client opened 100,000 in 18 s and the node
- * kept them all. A request that would open one more (a POST naming no session: an
- * {@code initialize}) gets 503 {@code server_busy} with Retry-After when the limit is reached.
+ * kept them all. A request that would open one more (an {@code initialize}, or any POST naming no
+ * session) gets 503 {@code server_busy} with Retry-After when the limit is reached. An
+ * {@code initialize} that names a session, made up or not, still opens a new one in the SDK: it is
+ * counted like any other.
  */
 final class McpSessionLimit implements Filter {
     static final String SESSION_HEADER = "Mcp-Session-Id";
@@ -32,23 +34,23 @@ final class McpSessionLimit implements Filter {
         HttpServletResponse answer = (HttpServletResponse) response;
         String named = http.getHeader(SESSION_HEADER);
         long now = System.nanoTime();
-        if (named == null && "POST".equals(http.getMethod()) && sessions.full(now)) {
+        boolean mayOpen = "POST".equals(http.getMethod())
+                && (named == null || "initialize".equals(request.getAttribute(McpTransportErrors.METHOD_ATTRIBUTE)));
+        if (mayOpen && sessions.full(now)) {
             McpConnectionLimit.refuseBusy(answer);
             return;
         }
         if (named != null) {
             sessions.seen(named, now);
-            chain.doFilter(request, response);
-            // The SDK answers a DELETE with a bare status, sent only once this returns.
-            if ("DELETE".equals(http.getMethod()) && answer.getStatus() < 400) {
-                sessions.closed(named);
-            }
-            return;
         }
-        Opening opening = new Opening(answer, now);
-        chain.doFilter(request, opening);
-        if (opening.id != null && answer.getStatus() >= 400) {
+        Opening opening = mayOpen ? new Opening(answer, now, named) : null;
+        chain.doFilter(request, opening != null ? opening : answer);
+        if (opening != null && opening.id != null && answer.getStatus() >= 400) {
             sessions.closed(opening.id);
+        }
+        // The SDK answers a DELETE with a bare status, sent only once this returns.
+        if (named != null && "DELETE".equals(http.getMethod()) && answer.getStatus() < 400) {
+            sessions.closed(named);
         }
     }
 
@@ -60,11 +62,13 @@ final class McpSessionLimit implements Filter {
      */
     private final class Opening extends HttpServletResponseWrapper {
         private final long now;
+        private final String named; // the session the request names, or null
         private String id;
 
-        Opening(HttpServletResponse response, long now) {
+        Opening(HttpServletResponse response, long now, String named) {
             super(response);
             this.now = now;
+            this.named = named;
         }
 
         @Override
@@ -80,7 +84,8 @@ final class McpSessionLimit implements Filter {
         }
 
         private void noteSession(String name, String value) {
-            if (SESSION_HEADER.equalsIgnoreCase(name) && value != null && id == null) {
+            // Within a session the SDK may echo the session's own id: only a new one is an opening.
+            if (SESSION_HEADER.equalsIgnoreCase(name) && value != null && id == null && !value.equals(named)) {
                 id = value;
                 sessions.opened(value, now);
             }

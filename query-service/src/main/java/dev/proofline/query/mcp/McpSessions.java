@@ -37,6 +37,11 @@ final class McpSessions {
         lastSeen.computeIfPresent(id, (known, before) -> now);
     }
 
+    /** Whether {@code id} names a session this instance holds (as far as it has seen). */
+    boolean open(String id) {
+        return lastSeen.containsKey(id);
+    }
+
     void closed(String id) {
         lastSeen.remove(id);
     }

@@ -45,20 +45,33 @@ final class McpTransportErrors implements Filter {
 
     static final String ALLOW = "POST, DELETE, OPTIONS";
 
+    /** The request attribute holding a POSTed message's method, when it names one as a string. */
+    static final String METHOD_ATTRIBUTE = "dev.proofline.mcp.method";
+
     private final List<String> protocolVersions;
     private final int maxMessageBytes;
     private final ServerTransportSecurityValidator originAndHost;
+    private final McpSessions sessions;
+    private final Set<String> tools;
 
     /**
      * @param protocolVersions the MCP versions the transport negotiates
      * @param maxMessageBytes the largest message taken: room for a request of {@code max.request.bytes}
      *     and its JSON-RPC envelope, whose own size the verification then checks exactly
+     * @param sessions the sessions open here: a message for any other is the SDK's to refuse
+     * @param tools the names of the tools served
      */
     McpTransportErrors(
-            List<String> protocolVersions, int maxMessageBytes, ServerTransportSecurityValidator originAndHost) {
+            List<String> protocolVersions,
+            int maxMessageBytes,
+            ServerTransportSecurityValidator originAndHost,
+            McpSessions sessions,
+            Set<String> tools) {
         this.protocolVersions = List.copyOf(protocolVersions);
         this.maxMessageBytes = maxMessageBytes;
         this.originAndHost = originAndHost;
+        this.sessions = sessions;
+        this.tools = Set.copyOf(tools);
     }
 
     @Override
@@ -162,13 +175,16 @@ final class McpTransportErrors implements Filter {
                     return;
                 }
             }
-            JsonNode refusal = ToolCallShape.refusal(message);
-            if (refusal != null) {
+            JsonNode refusal = ToolCallShape.refusal(message, tools);
+            if (refusal != null && !sdkRefusesFirst((HttpServletRequest) request, message)) {
                 http.setStatus(200);
                 http.setContentType("application/json");
                 http.setCharacterEncoding("UTF-8");
                 http.getWriter().write(refusal.toString());
                 return;
+            }
+            if (message != null && message.path("method").isString()) {
+                replayed.setAttribute(METHOD_ATTRIBUTE, message.get("method").asString());
             }
             if (message != null && "tools/call".equals(message.path("method").asString(""))) {
                 byte[] arguments = ToolArguments.of(replayed.inspected());
@@ -179,11 +195,35 @@ final class McpTransportErrors implements Filter {
             request = replayed;
             body = replayed.inspected(); // the whole body: a longer one was refused above
         }
-        DocumentedErrors answer = new DocumentedErrors(http, body);
+        DocumentedErrors answer = new DocumentedErrors(http, (HttpServletRequest) request, body);
         chain.doFilter(request, answer);
         if (!request.isAsyncStarted()) {
             answer.finish(); // an error written but never flushed still goes out as the document
         }
+    }
+
+    /**
+     * Whether the SDK refuses this POST for its headers or session before it reads the message: a
+     * header it does not take, or a session not open here (any message but {@code initialize} needs
+     * one). Proofline's own answer to a message the SDK cannot read comes only after those, as the
+     * SDK's would.
+     */
+    private boolean sdkRefusesFirst(HttpServletRequest request, JsonNode message) {
+        String accept = lowerCase(request.getHeader("Accept"));
+        if (!lowerCase(request.getContentType()).contains("application/json")
+                || !accept.contains("application/json")
+                || !accept.contains("text/event-stream")) {
+            return true;
+        }
+        if ("initialize".equals(message.path("method").asString(""))) {
+            return false;
+        }
+        String session = request.getHeader("Mcp-Session-Id");
+        return session == null || !sessions.open(session);
+    }
+
+    private static String lowerCase(String header) {
+        return header == null ? "" : header.toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The SDK's status for a request from another Origin or Host (403, 421), or 0 when it is from this deployment. */
@@ -219,29 +259,43 @@ final class McpTransportErrors implements Filter {
         return false;
     }
 
-    /** The document for a refusal the SDK answered with {@code status} and described as {@code sdkError}. */
-    static ErrorDocument document(int status, String sdkError) {
+    /**
+     * The document for a refusal the SDK answered with {@code status}. Which header or field is at
+     * fault is read from the request, as the SDK checks it, never from the SDK's message: that may
+     * quote the caller's body, whose words would then choose the field.
+     *
+     * @param request the refused request, or null when unknown
+     * @param bodyProblem what is wrong with the message itself, when known ({@link MessageShape})
+     */
+    static ErrorDocument document(int status, HttpServletRequest request, FieldProblem bodyProblem) {
         if (status >= 500) {
             return ErrorDocument.internalError();
         }
-        String message = sdkMessage(sdkError);
+        String accept =
+                request == null ? "application/json, text/event-stream" : lowerCase(request.getHeader("Accept"));
+        String contentType = request == null ? "application/json" : lowerCase(request.getContentType());
+        boolean post = request != null && "POST".equals(request.getMethod());
+        boolean namesSession = request == null || request.getHeader("Mcp-Session-Id") != null;
+        boolean initialize = request != null && "initialize".equals(request.getAttribute(METHOD_ATTRIBUTE));
         FieldProblem problem;
-        if (status == 404 || message.contains("not found")) {
+        if (status == 404) {
             problem = new FieldProblem(
                     "Mcp-Session-Id",
                     "names no open session",
                     "Initialize a new session: a session ends when it is deleted, left idle or the server restarts.");
-        } else if (message.contains("Session ID required")) {
+        } else if (status == 415 || (post && !contentType.contains("application/json"))) {
             problem = new FieldProblem(
-                    "Mcp-Session-Id", "is required", "Send the Mcp-Session-Id header the initialize response gave.");
-        } else if (message.contains("Accept")) {
+                    "Content-Type", "is not application/json", "Send the JSON-RPC message as application/json.");
+        } else if (post && !(accept.contains("application/json") && accept.contains("text/event-stream"))) {
             problem = new FieldProblem(
                     "Accept",
                     "does not accept how this request is answered",
                     "Send Accept: application/json, text/event-stream.");
-        } else if (status == 415 || message.contains("Content-Type")) {
+        } else if (!namesSession && !initialize) {
             problem = new FieldProblem(
-                    "Content-Type", "is not application/json", "Send the JSON-RPC message as application/json.");
+                    "Mcp-Session-Id", "is required", "Send the Mcp-Session-Id header the initialize response gave.");
+        } else if (bodyProblem != null) {
+            problem = bodyProblem;
         } else {
             problem = new FieldProblem(
                     "body",
@@ -265,19 +319,8 @@ final class McpTransportErrors implements Filter {
                         "Origin",
                         "is not this deployment's",
                         "Call /mcp from a page of this deployment, or from a client that sends no Origin.")));
-            default -> document(status, "");
+            default -> document(status, null, null);
         };
-    }
-
-    /** The JSON-RPC error message inside what the SDK wrote (its exception as JSON), or empty. */
-    private static String sdkMessage(String sdkError) {
-        try {
-            var written = StrictJson.parse(sdkError);
-            String message = written.path("jsonRpcError").path("message").asString("");
-            return message.isEmpty() ? written.path("message").asString("") : message;
-        } catch (RuntimeException notJson) {
-            return "";
-        }
     }
 
     private static void send(HttpServletResponse http, int status, ErrorDocument error) throws IOException {
@@ -293,19 +336,22 @@ final class McpTransportErrors implements Filter {
      * the document when the SDK flushes it (which it does at once, possibly on another thread).
      */
     private static final class DocumentedErrors extends HttpServletResponseWrapper {
+        private final HttpServletRequest request;
         private final byte[] body;
         private int status = 200;
         private PrintWriter held;
 
         /** @param body the whole body of a POST, or null */
-        DocumentedErrors(HttpServletResponse response, byte[] body) {
+        DocumentedErrors(HttpServletResponse response, HttpServletRequest request, byte[] body) {
             super(response);
+            this.request = request;
             this.body = body;
         }
 
         /**
-         * The SDK fails (500) on some bodies that are no message at all: that is the caller's fault,
-         * said so. Looked at only then, so an answered request's body is parsed once, by the SDK.
+         * The SDK fails (500) on some bodies that are no message at all, and refuses others (400)
+         * without saying which field: that is the caller's fault, said so, naming it. Looked at only
+         * on an error, so an answered request's body is parsed once, by the SDK.
          */
         private FieldProblem bodyProblem() {
             return body == null ? null : MessageShape.problem(MessageShape.parse(body));
@@ -315,6 +361,29 @@ final class McpTransportErrors implements Filter {
         public void setStatus(int status) {
             this.status = status;
             super.setStatus(status);
+        }
+
+        /**
+         * The SDK sets {@code Cache-Control: no-cache} on every answer it streams; Proofline's
+         * {@code no-store} (receipts, payment answers) is kept over it.
+         */
+        @Override
+        public void setHeader(String name, String value) {
+            if (!keepsNoStore(name)) {
+                super.setHeader(name, value);
+            }
+        }
+
+        @Override
+        public void addHeader(String name, String value) {
+            if (!keepsNoStore(name)) {
+                super.addHeader(name, value);
+            }
+        }
+
+        private boolean keepsNoStore(String name) {
+            String kept = getHeader("Cache-Control");
+            return "Cache-Control".equalsIgnoreCase(name) && kept != null && kept.contains("no-store");
         }
 
         void finish() {
@@ -332,7 +401,10 @@ final class McpTransportErrors implements Filter {
         @Override
         public void sendError(int status) throws IOException {
             this.status = status;
-            send((HttpServletResponse) getResponse(), status, refusal(status));
+            send(
+                    (HttpServletResponse) getResponse(),
+                    status,
+                    status == 421 || status == 403 ? refusal(status) : document(status, request, bodyProblem()));
         }
 
         @Override
@@ -351,11 +423,11 @@ final class McpTransportErrors implements Filter {
                         if (!replaced) {
                             replaced = true;
                             try {
-                                FieldProblem bodyProblem = status >= 500 ? bodyProblem() : null;
-                                if (bodyProblem != null) {
+                                FieldProblem bodyProblem = bodyProblem();
+                                if (status >= 500 && bodyProblem != null) {
                                     send(real, 400, ErrorDocument.invalidRequest(List.of(bodyProblem)));
                                 } else {
-                                    send(real, status, document(status, text.toString()));
+                                    send(real, status, document(status, request, bodyProblem));
                                 }
                             } catch (IOException e) {
                                 setError(); // the client went away: nothing to answer

@@ -1,6 +1,7 @@
 package dev.proofline.query.mcp;
 
 import dev.proofline.attestor.StrictJson;
+import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -10,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code arguments} is not an object, any {@code params._meta} that is not an object, an
  * {@code initialize} without params. The SDK ends the answer's stream without any message (or fails
  * with 500), so the client waits out its timeout. Proofline answers first, with JSON-RPC's
- * "invalid params".
+ * "invalid params". So too a call of a tool this server does not have: the SDK's answer would
+ * repeat the name sent, which may be as long as a request.
  */
 final class ToolCallShape {
     static final int INVALID_PARAMS = -32602;
@@ -18,8 +20,8 @@ final class ToolCallShape {
     private ToolCallShape() {}
 
     /** The JSON-RPC error answering {@code body}, or null when the SDK can take it (or it is not a tools/call). */
-    static JsonNode refusal(byte[] body) {
-        return refusal(parse(body));
+    static JsonNode refusal(byte[] body, Set<String> tools) {
+        return refusal(parse(body), tools);
     }
 
     /** The body as strict JSON, or null when it is not (the SDK refuses it, and McpTransportErrors words that). */
@@ -31,8 +33,12 @@ final class ToolCallShape {
         }
     }
 
-    /** The same for a body already parsed ({@link #parse}; null: not JSON). */
-    static JsonNode refusal(JsonNode message) {
+    /**
+     * The same for a body already parsed ({@link #parse}; null: not JSON).
+     *
+     * @param tools the names of the tools this server has
+     */
+    static JsonNode refusal(JsonNode message, Set<String> tools) {
         if (message == null || !message.isObject() || !message.path("method").isString() || !message.has("id")) {
             return null; // a notification gets no answer; the SDK refuses what it cannot read with 400
         }
@@ -55,6 +61,8 @@ final class ToolCallShape {
             problem = "tools/call takes params as an object with the tool's name and its arguments";
         } else if (!params.path("name").isString()) {
             problem = "tools/call takes params.name as the tool's name, a string";
+        } else if (!tools.contains(params.get("name").asString())) {
+            problem = "params.name names no tool this server has; tools/list names them";
         } else if (params.has("arguments")
                 && !params.get("arguments").isObject()
                 && !params.get("arguments").isNull()) {

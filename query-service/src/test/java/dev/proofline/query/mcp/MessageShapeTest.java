@@ -16,7 +16,32 @@ class MessageShapeTest {
     void requestsAndNotificationsGoOnToTheSdkEvenWithAMethodItWillNotKnow() {
         assertNull(problem("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}"));
         assertNull(problem("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"));
-        assertNull(problem("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}"));
+        assertNull(problem("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"ping\",\"params\":{}}"));
+        assertNull(problem("{\"jsonrpc\":\"2.0\",\"id\":-9223372036854775808,\"method\":\"ping\"}"));
+    }
+
+    /** What the SDK's request type cannot hold, which it fails on (500): the caller's field, named. */
+    @Test
+    void aMessageTheSdkCannotHoldNamesItsField() {
+        String[][] cases = {
+            {"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", "id"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}", "id"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", "id"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", "id"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}", "id"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}", "id"},
+            {"{\"id\":1,\"method\":\"ping\"}", "jsonrpc"},
+            {"{\"jsonrpc\":2.0,\"id\":1,\"method\":\"ping\"}", "jsonrpc"},
+            {"{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}", "jsonrpc"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}", "method"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":{\"a\":1}}", "method"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":[1]}", "params"},
+            {"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":\"x\"}", "params"}
+        };
+        for (String[] c : cases) {
+            FieldProblem problem = problem(c[0]);
+            assertEquals(c[1], problem == null ? null : problem.field(), c[0]);
+        }
     }
 
     @Test

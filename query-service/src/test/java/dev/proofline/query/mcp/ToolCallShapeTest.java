@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 class ToolCallShapeTest {
     private static JsonNode refusal(String body) {
-        return ToolCallShape.refusal(body.getBytes(StandardCharsets.UTF_8));
+        return ToolCallShape.refusal(body.getBytes(StandardCharsets.UTF_8), Set.of("verify_schema", "other_tool"));
     }
 
     @Test
@@ -40,16 +41,28 @@ class ToolCallShapeTest {
     void everythingElseIsLeftToTheSdk() {
         assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
                 + "\"params\":{\"name\":\"verify_schema\",\"arguments\":{\"task_id\":5}}}"));
-        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"x\"}}"));
+        assertNull(refusal(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"other_tool\"}}"));
         assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":7}"));
         assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
-                + "\"params\":{\"name\":\"x\",\"arguments\":null}}"));
+                + "\"params\":{\"name\":\"verify_schema\",\"arguments\":null}}"));
         assertNull(refusal("not json"));
         assertNull(refusal("[{\"method\":\"tools/call\"}]"));
         assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"_meta\":null}}"));
         // A notification is never answered, however it is shaped.
         assertNull(refusal("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"_meta\":1}}"));
         assertNull(refusal("{\"jsonrpc\":\"2.0\",\"method\":\"initialize\"}"));
+    }
+
+    /** The SDK's own answer would repeat the name sent, however long. */
+    @Test
+    void aToolThisServerDoesNotHaveIsInvalidParamsWithoutRepeatingItsName() {
+        String name = "no_such_tool_" + "x".repeat(5000);
+        JsonNode answer = refusal("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\"," + "\"params\":{\"name\":\""
+                + name + "\",\"arguments\":{}}}");
+        assertEquals(-32602, answer.path("error").path("code").asInt());
+        assertEquals(4, answer.get("id").asInt());
+        assertEquals(false, answer.toString().contains("no_such_tool"), answer.toString());
     }
 
     @Test
