@@ -1,8 +1,10 @@
 // Reads Proofline receipts with third-party clients only: kafkajs and @kafkajs/confluent-schema-registry.
 // usage: node kafkajs-read-receipts.js BOOTSTRAP REGISTRY_URL TOPIC TASK_PREFIX EXPECTED
-// Prints one JSON line per receipt whose task_id starts with TASK_PREFIX, then exits.
+// Prints one JSON line per receipt whose task_id starts with TASK_PREFIX; then registers a schema of its
+// own as the client does by default (it sets the subject's BACKWARD level first), twice, encodes and
+// decodes a value with it, and prints that as a last line with a "registered" field.
 const { Kafka, logLevel } = require('kafkajs');
-const { SchemaRegistry } = require('@kafkajs/confluent-schema-registry');
+const { SchemaRegistry, SchemaType } = require('@kafkajs/confluent-schema-registry');
 
 const [bootstrap, registryUrl, topic, prefix, expectedText] = process.argv.slice(2);
 const expected = Number(expectedText);
@@ -31,6 +33,15 @@ async function main() {
   });
   clearTimeout(timer);
   await consumer.disconnect();
+  const schema = JSON.stringify({
+    type: 'record', name: 'KafkajsCheck', namespace: 'dev.proofline.check',
+    fields: [{ name: 'word', type: 'string' }],
+  });
+  const first = await registry.register({ type: SchemaType.AVRO, schema }, { subject: 'kafkajs-check-value' });
+  const again = await registry.register({ type: SchemaType.AVRO, schema }, { subject: 'kafkajs-check-value' });
+  const encoded = await registry.encode(first.id, { word: 'hello' });
+  const decoded = await registry.decode(encoded);
+  process.stdout.write(JSON.stringify({ registered: first.id, again: again.id, word: decoded.word }) + '\n');
 }
 
 main().catch((e) => { console.error(e); process.exit(2); });

@@ -19,7 +19,16 @@ final class RegistryRoutes implements RouteGroup {
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /** Confluent's compatibility levels: only {@link RegistryStore#COMPATIBILITY} is checked here. */
+    private static final java.util.Set<String> LEVELS = java.util.Set.of(
+            "NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE");
+
     private final RegistryStore store;
+    /**
+     * Subjects a client set the level of (to the one level there is): kafkajs sets it before it
+     * registers. Kept in memory only, since it changes nothing: every subject is checked the same way.
+     */
+    private final java.util.Set<String> configured = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     RegistryRoutes(RegistryStore store) {
         this.store = store;
@@ -95,15 +104,23 @@ final class RegistryRoutes implements RouteGroup {
         cfg.routes.get(
                 "/config",
                 ctx -> send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY)));
-        // No subject has a level of its own: as Confluent's registry, 40408 unless the global one is asked for.
+        // A subject with no level set has none of its own: as Confluent's registry, 40408 unless the
+        // global one is asked for.
         cfg.routes.get("/config/{subject}", ctx -> {
-            if (!"true".equalsIgnoreCase(ctx.queryParam("defaultToGlobal"))) {
+            if (!configured.contains(ctx.pathParam("subject"))
+                    && !"true".equalsIgnoreCase(ctx.queryParam("defaultToGlobal"))) {
                 throw new SchemaRegistryException(
                         40408,
                         "Subject '" + ctx.pathParam("subject") + "' does not have subject-level compatibility"
                                 + " configured");
             }
             send(ctx, 200, JSON.createObjectNode().put("compatibilityLevel", RegistryStore.COMPATIBILITY));
+        });
+        cfg.routes.put("/config", ctx -> send(ctx, 200, levelSet(ctx)));
+        cfg.routes.put("/config/{subject}", ctx -> {
+            ObjectNode set = levelSet(ctx);
+            configured.add(ctx.pathParam("subject"));
+            send(ctx, 200, set);
         });
         cfg.routes.post(
                 "/compatibility/subjects/{subject}/versions/{version}",
@@ -129,6 +146,33 @@ final class RegistryRoutes implements RouteGroup {
                 .put("version", v.version())
                 .put("id", v.id())
                 .put("schema", v.schema());
+    }
+
+    /**
+     * Confluent's answer to setting a compatibility level, {@code {"compatibility": "BACKWARD"}},
+     * when the level asked for is the one this registry checks; any other is 42203, saying so.
+     */
+    private static ObjectNode levelSet(Context ctx) {
+        String level;
+        try {
+            level = JSON.readTree(ctx.body()).path("compatibility").asString("");
+        } catch (RuntimeException notJson) {
+            level = "";
+        }
+        level = level.toUpperCase(java.util.Locale.ROOT);
+        if (!LEVELS.contains(level)) {
+            throw new SchemaRegistryException(
+                    42203,
+                    "Invalid compatibility level. Send {\"compatibility\": \"" + RegistryStore.COMPATIBILITY
+                            + "\"}: the one level this registry checks");
+        }
+        if (!level.equals(RegistryStore.COMPATIBILITY)) {
+            throw new SchemaRegistryException(
+                    42203,
+                    "Invalid compatibility level. This registry checks " + RegistryStore.COMPATIBILITY
+                            + " for every subject; no other level can be set");
+        }
+        return JSON.createObjectNode().put("compatibility", level);
     }
 
     private static String schemaOf(Context ctx) {

@@ -349,7 +349,9 @@ class HostileCorpusIT {
                     "{\"subject\": 1}",
                     "[]",
                     // every field of a version, but no Avro schema: never remembered, so never parsed later
-                    "{\"subject\":\"z\",\"version\":1,\"id\":2139062142,\"schema\":\"nope\"}")) {
+                    "{\"subject\":\"z\",\"version\":1,\"id\":2139062142,\"schema\":\"nope\"}",
+                    // a second version whose first is missing: the subject has no version to answer with
+                    "{\"subject\":\"hostile-gap\",\"version\":2,\"id\":2139062141,\"schema\":\"\\\"string\\\"\"}")) {
                 foreign.send(new ProducerRecord<>(RegistryStore.TOPIC, "foreign", notAVersion))
                         .get(60, TimeUnit.SECONDS);
             }
@@ -363,6 +365,23 @@ class HostileCorpusIT {
             assertEquals(
                     "Later", other.schemaById(laterId).getName(), "registered by the node after this store started");
 
+            // A subject the node read no first version of is not one: not found, not a failure.
+            HttpResponse<String> gap = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(node.httpUrl() + "/subjects/hostile-gap/versions/latest"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, gap.statusCode(), gap.body());
+            assertEquals(40401, StrictJson.parse(gap.body()).get("error_code").asInt(), gap.body());
+
+            // A made-up id asked for first takes the node's look in the topic for this second: the id
+            // registered next is still found at once, by a look that began after it was asked.
+            HttpResponse<String> madeUp = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(node.httpUrl() + "/schemas/ids/2147000001"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, madeUp.statusCode(), madeUp.body());
             // And the other way: an id this store gives out is not one the node gave out, and the node finds it.
             int otherId = other.register(
                     "hostile-other-value",
@@ -378,6 +397,40 @@ class HostileCorpusIT {
                             HttpResponse.BodyHandlers.ofString());
             assertEquals(200, found.statusCode(), found.body());
             assertTrue(found.body().contains("Other"), found.body());
+
+            // Two stores, each caught up, registering different schemas at the same moment: two ids.
+            try (RegistryStore third = RegistryStore.open(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), Optional.empty())) {
+                java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(2);
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+                try {
+                    java.util.concurrent.Future<Integer> left = pool.submit(() -> {
+                        together.await();
+                        return other.register(
+                                "hostile-left-value",
+                                org.apache.avro.SchemaBuilder.record("Left")
+                                        .fields()
+                                        .requiredInt("l")
+                                        .endRecord());
+                    });
+                    java.util.concurrent.Future<Integer> right = pool.submit(() -> {
+                        together.await();
+                        return third.register(
+                                "hostile-right-value",
+                                org.apache.avro.SchemaBuilder.record("Right")
+                                        .fields()
+                                        .requiredInt("r")
+                                        .endRecord());
+                    });
+                    int leftId = left.get(60, TimeUnit.SECONDS);
+                    int rightId = right.get(60, TimeUnit.SECONDS);
+                    assertTrue(leftId != rightId, "one id for two schemas registered at once: " + leftId);
+                    assertEquals("Right", other.schemaById(rightId).getName());
+                    assertEquals("Left", third.schemaById(leftId).getName());
+                } finally {
+                    pool.shutdownNow();
+                }
+            }
 
             SchemaRegistryException unknown = org.junit.jupiter.api.Assertions.assertThrows(
                     SchemaRegistryException.class, () -> other.schemaById(0x7f7f7f7f));
@@ -440,6 +493,34 @@ class HostileCorpusIT {
                     StrictJson.parse(answer.body()).get("error_code").asString(),
                     refused[0]);
             assertEquals(Integer.parseInt(refused[1]) / 100, answer.statusCode(), refused[0]);
+        }
+        // Setting a subject's level, as kafkajs does before it registers: the one level checked is taken
+        // (and then the subject has it), any other is 42203, as is a body that names none.
+        java.util.function.BiFunction<String, String, HttpResponse<String>> put = (path, body) -> {
+            try {
+                return http.send(
+                        HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                                .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                                .PUT(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        HttpResponse<String> set = put.apply("/config/hostile-level-value", "{\"compatibility\":\"backward\"}");
+        assertEquals(200, set.statusCode(), set.body());
+        assertEquals("{\"compatibility\":\"BACKWARD\"}", set.body());
+        assertEquals(
+                "{\"compatibilityLevel\":\"BACKWARD\"}",
+                get.apply("/config/hostile-level-value").body());
+        assertEquals(
+                200, put.apply("/config", "{\"compatibility\":\"BACKWARD\"}").statusCode());
+        for (String body : List.of("{\"compatibility\":\"NONE\"}", "{\"compatibility\":\"sideways\"}", "{}", "[", "")) {
+            HttpResponse<String> refused = put.apply("/config/hostile-level-value", body);
+            assertEquals(422, refused.statusCode(), body + " -> " + refused.body());
+            assertEquals(
+                    42203, StrictJson.parse(refused.body()).get("error_code").asInt(), body);
         }
         // A subject outside ASCII comes back in UTF-8, as JSON must be, not as Latin-1 or "?".
         HttpResponse<byte[]> unicode = http.send(

@@ -38,9 +38,11 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>An id or subject registered by another instance since this one started is read from the topic
  * when this one registers or meets an id it does not know, so "not found" for an id is final: the
- * topic has no such id. Two instances registering at the same moment may still clash: it serves the
- * embedded default, and scaled-out deployments may use a Confluent-compatible registry through
- * {@link RestSchemaRegistryClient}.
+ * topic has no such id. A new schema's id comes from its hash, so two instances registering
+ * different schemas at the same moment give them different ids; two registering different schemas
+ * under one subject at the same moment may still both take its next version (the topic keeps the
+ * last). It serves the embedded default, and scaled-out deployments may use a Confluent-compatible
+ * registry through {@link RestSchemaRegistryClient}.
  */
 public final class RegistryStore implements SchemaRegistryClient, AutoCloseable {
     public static final String TOPIC = "_proofline_schemas";
@@ -64,7 +66,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private final KafkaProducer<String, String> producer;
     /** Reads the topic: all of it at start, then what was written since whenever an id is unknown. */
     private final KafkaConsumer<String, String> reader;
-    /** When the HTTP route last looked in the topic for an unknown id (System.nanoTime; 0: never). */
+    /** When the HTTP route last began a look in the topic for an unknown id (System.nanoTime; 0: never). */
     private long lastHttpCatchUp;
 
     private RegistryStore(KafkaProducer<String, String> producer, KafkaConsumer<String, String> reader) {
@@ -171,11 +173,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 .filter(e -> e.getValue().equals(canonical))
                 .mapToInt(Map.Entry::getKey)
                 .findFirst()
-                .orElse(schemaById.keySet().stream()
-                                .mapToInt(Integer::intValue)
-                                .max()
-                                .orElse(0)
-                        + 1);
+                .orElseGet(() -> freeIdFor(canonical));
         Version created = new Version(subject, versions.size() + 1, id, canonical);
         String value = JSON.createObjectNode()
                 .put("subject", subject)
@@ -195,6 +193,28 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         }
         remember(created);
         return created;
+    }
+
+    /**
+     * A new schema's id, taken from its own hash rather than from a counter: two instances that
+     * register different schemas at the same moment, each caught up with the other's past, would
+     * both take "the highest id + 1", one id for two schemas, and records framed with it would be
+     * read with the wrong writer's schema. From the hash they differ but for a 1 in 2^31 chance; an
+     * id already taken here moves on to the next free one.
+     */
+    private int freeIdFor(String canonical) {
+        byte[] digest;
+        try {
+            digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(canonical.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
+        int id = java.nio.ByteBuffer.wrap(digest).getInt() & Integer.MAX_VALUE;
+        while (id == 0 || schemaById.containsKey(id)) {
+            id = (id + 1) & Integer.MAX_VALUE;
+        }
+        return id;
     }
 
     public synchronized boolean isCompatible(String subject, String version, String schemaText) {
@@ -246,25 +266,49 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     }
 
     /** Every subject version registered with this schema id, subjects in name order. */
-    public synchronized List<Version> versionsWithId(int id) {
+    public List<Version> versionsWithId(int id) {
         schemaText(id); // 40403 for an id not known here, after catching up as the route does
-        return subjects.values().stream()
-                .flatMap(List::stream)
-                .filter(v -> v.id() == id)
-                .toList();
+        synchronized (this) {
+            return subjects.values().stream()
+                    .flatMap(List::stream)
+                    .filter(v -> v.id() == id)
+                    .toList();
+        }
     }
 
     /**
-     * The schema with this id, for the registry's HTTP route. An id not known here is looked for in
-     * what was written to the topic since (another instance may have registered it), at most once a
-     * second: anyone may ask for made-up ids, and each look is a request to the broker.
+     * The schema with this id, for the registry's HTTP route. An id not known here may have been
+     * registered by another instance since: the answer waits for a look in the topic that began
+     * after it was asked. Looks are made at most once a second (anyone may ask for made-up ids, and
+     * each look is a request to the broker), and every question waiting shares the next one, so a
+     * caller asking for made-up ids cannot use up the looks an id just registered needs.
      */
-    public synchronized String schemaText(int id) {
-        boolean mayLook = lastHttpCatchUp == 0 || System.nanoTime() - lastHttpCatchUp >= HTTP_CATCH_UP_NANOS;
-        if (mayLook && !schemaById.containsKey(id)) {
-            lastHttpCatchUp = System.nanoTime() | 1; // never 0, which means never
+    public String schemaText(int id) {
+        long asked = System.nanoTime();
+        while (true) {
+            long wait;
+            synchronized (this) {
+                String schema = schemaById.get(id);
+                if (schema != null) {
+                    return schema;
+                }
+                if (lastHttpCatchUp != 0 && lastHttpCatchUp - asked >= 0) {
+                    // A look that began after the question found nothing: the topic has no such id.
+                    throw new SchemaRegistryException(40403, "Schema " + id + " not found");
+                }
+                long now = System.nanoTime();
+                wait = lastHttpCatchUp == 0 ? 0 : lastHttpCatchUp + HTTP_CATCH_UP_NANOS - now;
+                if (wait <= 0) {
+                    lastHttpCatchUp = now == 0 ? 1 : now; // 0 means never
+                    catchUpOrRefuse();
+                    continue;
+                }
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            if (Thread.currentThread().isInterrupted()) {
+                throw new SchemaRegistryException(50002, "interrupted while looking for the schema");
+            }
         }
-        return find(id, mayLook);
     }
 
     /**
@@ -274,13 +318,13 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
      */
     @Override
     public Schema schemaById(int id) {
-        return parse(find(id, true));
+        return parse(find(id));
     }
 
-    /** A known id's schema; else, when {@code mayLook}, one the topic gained since; else 40403. */
-    private synchronized String find(int id, boolean mayLook) {
+    /** A known id's schema; else one the topic gained since; else 40403. */
+    private synchronized String find(int id) {
         String schema = schemaById.get(id);
-        if (schema == null && mayLook) {
+        if (schema == null) {
             catchUpOrRefuse();
             schema = schemaById.get(id);
         }
@@ -317,9 +361,11 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             LOG.warn("ignored a second schema for id {} in {}", v.id(), TOPIC);
             return;
         }
-        List<Version> versions = subjects.computeIfAbsent(v.subject(), s -> new ArrayList<>());
-        if (versions.size() + 1 == v.version()) {
-            versions.add(v);
+        // A subject exists once it has a version: one whose first version was skipped (above) has
+        // none to answer "latest" with.
+        List<Version> versions = subjects.get(v.subject());
+        if ((versions == null ? 0 : versions.size()) + 1 == v.version()) {
+            subjects.computeIfAbsent(v.subject(), s -> new ArrayList<>()).add(v);
         }
         schemaById.put(v.id(), v.schema());
     }
