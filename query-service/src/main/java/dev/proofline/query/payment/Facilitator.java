@@ -33,15 +33,20 @@ public final class Facilitator {
 
     /** VerifyResponse: {isValid, invalidReason?, payer?}. */
     public JsonNode verify(ObjectNode payload, ObjectNode requirements) throws Unavailable, InterruptedException {
-        return post("verify", payload, requirements);
+        return post("verify", "isValid", payload, requirements);
     }
 
     /** SettlementResponse: {success, errorReason?, transaction, network, payer}. */
     public JsonNode settle(ObjectNode payload, ObjectNode requirements) throws Unavailable, InterruptedException {
-        return post("settle", payload, requirements);
+        return post("settle", "success", payload, requirements);
     }
 
-    private JsonNode post(String path, ObjectNode payload, ObjectNode requirements)
+    /**
+     * @param verdict the boolean field every answer of {@code path} carries: an answer without it (a
+     *     401 for a facilitator key not sent, a proxy's error page in JSON) is no verdict on the
+     *     payment, and is taken as the facilitator being unavailable
+     */
+    private JsonNode post(String path, String verdict, ObjectNode payload, ObjectNode requirements)
             throws Unavailable, InterruptedException {
         ObjectNode body = StrictJson.NODES.objectNode();
         body.put("x402Version", X402.VERSION);
@@ -64,6 +69,10 @@ public final class Facilitator {
             }
             if (response.statusCode() >= 500) {
                 throw new Unavailable("the facilitator's /" + path + " answered " + response.statusCode());
+            }
+            if (!answer.path(verdict).isBoolean()) {
+                throw new Unavailable(
+                        "the facilitator's /" + path + " answered " + response.statusCode() + " without " + verdict);
             }
             return answer;
         } catch (IOException e) {

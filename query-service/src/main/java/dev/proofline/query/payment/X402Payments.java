@@ -276,15 +276,19 @@ public final class X402Payments {
                 resourceUrl,
                 priced,
                 ErrorCode.PAYMENT_INVALID,
-                "The payment's authorization expires too soon: it is settled only after the receipt is signed,"
-                        + " so it must stay valid at least " + terms.minValiditySeconds()
-                        + " more seconds (sign it with validBefore now + maxTimeoutSeconds).");
+                "The payment's authorization expires too soon, or its validBefore is not Unix seconds as a decimal"
+                        + " string: it is settled only after the receipt is signed, so it must stay valid at least "
+                        + terms.minValiditySeconds()
+                        + " more seconds (sign it with validBefore now + maxTimeoutSeconds, written in decimal).");
     }
 
     /**
-     * Whether an EIP-3009 authorization's {@code validBefore} (Unix seconds, a decimal string or a
-     * number) falls within {@code minValiditySeconds} of {@code nowSeconds}. An authorization without
-     * a readable one is left to the facilitator, which refuses what the chain would.
+     * Whether an EIP-3009 authorization's {@code validBefore} (Unix seconds: a decimal string, as
+     * x402 clients write it, or a JSON integer) falls within {@code minValiditySeconds} of {@code
+     * nowSeconds}, or cannot be read as such. Any other form is refused too, not left to the
+     * facilitator: the reference facilitator reads it with JavaScript's BigInt, which also takes
+     * hex, padding and exponents, so an authorization written that way would pass it however soon
+     * it expired, and be verified but never settled.
      */
     static boolean expiresTooSoon(ObjectNode payload, long nowSeconds, int minValiditySeconds) {
         JsonNode validBefore = payload.path("payload").path("authorization").path("validBefore");
@@ -295,7 +299,7 @@ public final class X402Payments {
                 && DECIMAL.matcher(validBefore.asString()).matches()) {
             seconds = new BigInteger(validBefore.asString());
         } else {
-            return false;
+            return true;
         }
         return seconds.compareTo(BigInteger.valueOf(nowSeconds).add(BigInteger.valueOf(minValiditySeconds))) < 0;
     }

@@ -85,11 +85,26 @@ class X402Test {
         for (String validBefore : new String[] {"\"1800000019\"", "1800000019", "\"0\"", "\"1799999000\"", "-5"}) {
             assertTrue(X402Payments.expiresTooSoon(authorization(validBefore), now, 20), validBefore);
         }
-        // Unreadable or absent: the facilitator refuses what the chain would.
-        for (String validBefore : new String[] {"\"soon\"", "\"-5\"", "\"0x10\"", "1.5e9", "null", "{}"}) {
-            assertFalse(X402Payments.expiresTooSoon(authorization(validBefore), now, 20), validBefore);
+        // Unreadable or absent: refused, never left to a facilitator that reads hex, padding and
+        // exponents (JavaScript's BigInt) and would pass an authorization expiring in seconds.
+        String later = Long.toHexString(now + 3600);
+        for (String validBefore : new String[] {
+            "\"soon\"",
+            "\"-5\"",
+            "\"0x" + later + "\"",
+            "\" " + (now + 3600) + "\"",
+            "\"" + (now + 3600) + " \"",
+            "1.8e9",
+            "1800003600.0",
+            "\"+1800003600\"",
+            "\"\"",
+            "null",
+            "{}",
+            "true"
+        }) {
+            assertTrue(X402Payments.expiresTooSoon(authorization(validBefore), now, 20), validBefore);
         }
-        assertFalse(X402Payments.expiresTooSoon(StrictJson.NODES.objectNode(), now, 20));
+        assertTrue(X402Payments.expiresTooSoon(StrictJson.NODES.objectNode(), now, 20));
     }
 
     @Test
