@@ -297,6 +297,12 @@ class ConnectionLimitsIT {
                         StrictJson.parse(bodyOf(refused)).at("/fields/0/field").asString(),
                         refused);
             }
+            // Notifications are accepted with 202 and no body: roots/list_changed too, whose SDK handler
+            // asks the client for its roots over a listening stream this server never offers.
+            for (String notification : List.of("notifications/roots/list_changed", "notifications/cancelled")) {
+                String accepted = mcpPost(host, session, "{\"jsonrpc\":\"2.0\",\"method\":\"" + notification + "\"}");
+                assertTrue(accepted.startsWith("HTTP/1.1 202 "), notification + " -> " + accepted);
+            }
             // A streamed answer keeps Proofline's no-store (the SDK sets no-cache on its streams).
             String listed = mcpPost(host, session, "{\"jsonrpc\":\"2.0\",\"id\":18,\"method\":\"tools/list\"}");
             assertTrue(listed.startsWith("HTTP/1.1 200 "), listed);

@@ -45,6 +45,8 @@ final class McpTransportErrors implements Filter {
 
     static final String ALLOW = "POST, DELETE, OPTIONS";
 
+    private static final String ROOTS_CHANGED = "notifications/roots/list_changed";
+
     /** The request attribute holding a POSTed message's method, when it names one as a string. */
     static final String METHOD_ATTRIBUTE = "dev.proofline.mcp.method";
 
@@ -174,6 +176,16 @@ final class McpTransportErrors implements Filter {
                                     "Send one JSON-RPC message as UTF-8 JSON with no key twice."))));
                     return;
                 }
+            }
+            if (message != null
+                    && ROOTS_CHANGED.equals(message.path("method").asString(""))
+                    && !message.has("id")
+                    && !sdkRefusesFirst((HttpServletRequest) request, message)) {
+                // The SDK's handler asks the client for its roots over the listening stream this
+                // server never offers, and fails (500). Proofline uses no roots: accepted, as any
+                // notification is.
+                http.setStatus(202);
+                return;
             }
             JsonNode refusal = ToolCallShape.refusal(message, tools);
             if (refusal != null && !sdkRefusesFirst((HttpServletRequest) request, message)) {
