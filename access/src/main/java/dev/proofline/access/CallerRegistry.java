@@ -101,7 +101,53 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
                 .toList();
     }
 
-    /** Writes a key (new, changed or revoked), waits for the cluster to take it, and applies it here. */
+    /** What became of {@link #add}. */
+    public enum Added {
+        /** The name was free and is this key's now. */
+        ADDED,
+        /** The name is taken (active or revoked): a name is issued once. */
+        NAME_TAKEN,
+        /** Another add of the same name ran at the same moment, and this one gave way: try again. */
+        RACED
+    }
+
+    /**
+     * Adds a key under a name no key has had, deciding "no key has had it" against the whole topic
+     * as it is now, not as this instance last read it. Two adds of one name at once must not both
+     * win (the second would replace the first's token), and compaction keeps a name's last record,
+     * so the topic itself cannot say which came first. So each add of a name writes in a
+     * transaction under an id made from the name: starting one fences any other add of that name
+     * still open (its commit fails: {@link Added#RACED}), and only then is the topic read to its end
+     * and the name checked.
+     */
+    public Added add(CallerRecord record) throws InterruptedException {
+        try (org.apache.kafka.clients.producer.KafkaProducer<String, String> fenced =
+                log.transactionalProducer(addTransactionId(log.topic(), record.name()))) {
+            fenced.initTransactions();
+            log.catchUpToNow(Duration.ofSeconds(30));
+            if (byName.containsKey(record.name())) {
+                return Added.NAME_TAKEN;
+            }
+            fenced.beginTransaction();
+            fenced.send(signedRecord(record.name(), record.toJson()));
+            fenced.commitTransaction();
+        } catch (org.apache.kafka.common.errors.ProducerFencedException
+                | org.apache.kafka.common.errors.InvalidProducerEpochException e) {
+            return Added.RACED;
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new IllegalStateException("could not write to " + log.topic() + ": " + e, e);
+        }
+        apply(record);
+        return Added.ADDED;
+    }
+
+    /** The transactional id every add of {@code name} to {@code topic} writes under. */
+    static String addTransactionId(String topic, String name) {
+        return "proofline-caller-add-"
+                + CallerTokens.hash(topic + "\u0000" + name).substring(0, 32);
+    }
+
+    /** Writes a key (changed or revoked), waits for the cluster to take it, and applies it here. */
     public void put(CallerRecord record) {
         if (!record.active()) {
             // Compaction keeps only the last record of each name, so an old "active" record of this
@@ -133,9 +179,14 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
         return forged.get();
     }
 
-    private void write(String key, String value) {
+    private ProducerRecord<String, String> signedRecord(String key, String value) {
         ProducerRecord<String, String> record = new ProducerRecord<>(log.topic(), key, value);
         signed.sign(record.headers(), key, value);
+        return record;
+    }
+
+    private void write(String key, String value) {
+        ProducerRecord<String, String> record = signedRecord(key, value);
         try {
             log.producer().send(record).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -27,16 +27,23 @@ import org.slf4j.LoggerFactory;
 /**
  * The one shape the callers, allowance and payment-claims topics share: one partition, created when
  * missing, written by an idempotent producer, and read by every instance from the beginning and then
- * continuously on a thread of its own, which says when it has caught up with what was there at start.
+ * continuously on a thread of its own, which says when it has caught up with what was there at start,
+ * or with what is there now. It reads committed records only: a write that must be decided against
+ * what the topic holds (a caller's name, given once) is made in a transaction, and one fenced by a
+ * rival is aborted, never read.
  */
 final class OnePartitionTopic implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OnePartitionTopic.class);
 
     private final String topic;
+    private final Map<String, Object> client;
     private final KafkaProducer<String, String> producer;
     private final KafkaConsumer<String, String> consumer;
     private final Thread reader;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
+    /** The reader's position after its last poll: every record before it has been handed on. */
+    private volatile long readTo;
+
     private volatile boolean closed;
 
     /**
@@ -52,6 +59,7 @@ final class OnePartitionTopic implements AutoCloseable {
             Consumer<ConsumerRecord<String, String>> onRecord,
             Runnable afterPoll) {
         this.topic = topic;
+        this.client = Map.copyOf(client);
         Map<String, Object> producerConfig = new HashMap<>(client);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -59,6 +67,7 @@ final class OnePartitionTopic implements AutoCloseable {
         Map<String, Object> consumerConfig = new HashMap<>(client);
         consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        consumerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         this.consumer = new KafkaConsumer<>(consumerConfig, new StringDeserializer(), new StringDeserializer());
         try {
             this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
@@ -120,6 +129,48 @@ final class OnePartitionTopic implements AutoCloseable {
         return producer;
     }
 
+    /**
+     * A producer of its own for one transactional write, under {@code transactionalId}: a second
+     * producer started with the same id fences this one, aborting its open transaction. Short
+     * transactions only: an open one holds back every reader of the topic until it ends or times out.
+     */
+    KafkaProducer<String, String> transactionalProducer(String transactionalId) {
+        Map<String, Object> config = new HashMap<>(client);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 10_000);
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    /**
+     * Returns once everything committed to the topic by now has been read and handed on.
+     *
+     * @throws IllegalStateException when that takes longer than {@code timeout}
+     */
+    void catchUpToNow(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        TopicPartition partition = new TopicPartition(topic, 0);
+        long end;
+        try (Admin admin = Admin.create(client)) {
+            end = admin.listOffsets(
+                            Map.of(partition, org.apache.kafka.clients.admin.OffsetSpec.latest()),
+                            new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                    .partitionResult(partition)
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .offset();
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the end of " + topic + " cannot be read now", e);
+        }
+        while (readTo < end) {
+            if (closed || System.nanoTime() > deadline) {
+                throw new IllegalStateException(topic + " was not read to its end in time");
+            }
+            Thread.sleep(20);
+        }
+    }
+
     /** Whether what was on the topic at start has been read (records after that are news). */
     boolean caughtUp() {
         return caughtUp.getCount() == 0;
@@ -135,7 +186,8 @@ final class OnePartitionTopic implements AutoCloseable {
                 for (ConsumerRecord<String, String> record : consumer.poll(poll)) {
                     onRecord.accept(record);
                 }
-                if (caughtUp.getCount() > 0 && consumer.position(partition) >= end) {
+                readTo = consumer.position(partition);
+                if (caughtUp.getCount() > 0 && readTo >= end) {
                     caughtUp.countDown();
                 }
                 afterPoll.run();

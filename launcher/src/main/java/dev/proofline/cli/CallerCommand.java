@@ -39,13 +39,8 @@ final class CallerCommand implements Command {
             switch (action) {
                 case "add" -> {
                     String name = name(positional);
-                    Optional<CallerRecord> existing = callers.named(name);
-                    if (existing.isPresent()) {
-                        // Receipts and agent bindings belong to a name: a new holder must not inherit them.
-                        err.println("proofline caller: '" + name + "' "
-                                + (existing.get().active() ? "exists" : "was revoked and is never issued again")
-                                + "; choose another name");
-                        return 2;
+                    if (callers.named(name).isPresent()) {
+                        return nameTaken(callers, name, err);
                     }
                     String token = CallerTokens.newToken();
                     CallerRecord record;
@@ -64,7 +59,17 @@ final class CallerCommand implements Command {
                     } catch (IllegalArgumentException e) {
                         throw new UsageException(e.getMessage());
                     }
-                    callers.put(record);
+                    switch (callers.add(record)) {
+                        case NAME_TAKEN -> {
+                            return nameTaken(callers, name, err); // since this started: another instance added it
+                        }
+                        case RACED -> {
+                            err.println("proofline caller: another 'caller add " + name + "' ran at the same moment;"
+                                    + " run this one again");
+                            return 2;
+                        }
+                        case ADDED -> {}
+                    }
                     out.println(token); // shown this once; only its hash is kept
                     err.println("proofline caller: added '" + name + "' ("
                             + record.role().label() + "); the token above is shown once");
@@ -100,6 +105,15 @@ final class CallerCommand implements Command {
             }
         }
         return 0;
+    }
+
+    /** The refusal of a name already issued: receipts and agent bindings belong to a name. */
+    private static int nameTaken(CallerRegistry callers, String name, PrintStream err) {
+        boolean active = callers.named(name).map(CallerRecord::active).orElse(true);
+        err.println("proofline caller: '" + name + "' "
+                + (active ? "exists" : "was revoked and is never issued again")
+                + "; choose another name");
+        return 2;
     }
 
     private static String name(List<String> positional) {

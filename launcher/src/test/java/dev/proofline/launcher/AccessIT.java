@@ -373,6 +373,9 @@ class AccessIT {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(401, throughProxy.statusCode(), throughProxy.body());
+        // Its body was never read, so the connection ends with the answer, and the answer says so:
+        // a client reusing it for the next request lost that request ("no bytes").
+        assertEquals(Optional.of("close"), throughProxy.headers().firstValue("Connection"));
         HttpResponse<String> asOperator = HTTP.send(
                 HttpRequest.newBuilder(URI.create(node.httpUrl() + write))
                         .header("X-Forwarded-For", "198.51.100.7")

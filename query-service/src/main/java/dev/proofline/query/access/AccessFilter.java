@@ -56,7 +56,7 @@ public final class AccessFilter implements Filter {
         if (request.getHeader("X-HTTP-Method-Override") != null) {
             // Javalin would route by the overridden method while access was decided by the real one.
             securityHeaders(response, path, Audience.ANYONE);
-            refuse(response, 400, ErrorDocument.methodOverrideRefused());
+            refuse(request, response, 400, ErrorDocument.methodOverrideRefused());
             return;
         }
         Audience audience = AccessTable.audience(request.getMethod(), path);
@@ -68,6 +68,7 @@ public final class AccessFilter implements Filter {
         if (authorizations.size() > 1) {
             // Which one counts would be a guess (one valid key and one bad one): neither does.
             refuse(
+                    request,
                     response,
                     400,
                     ErrorDocument.invalidRequest(java.util.List.of(new dev.proofline.contract.FieldProblem(
@@ -82,13 +83,13 @@ public final class AccessFilter implements Filter {
         if (authorization != null) {
             key = bearer(authorization).flatMap(keys::byToken);
             if (key.isEmpty()) {
-                refuse(response, 401, ErrorDocument.unauthorized(true));
+                refuse(request, response, 401, ErrorDocument.unauthorized(true));
                 return;
             }
         }
         boolean instance = instances.accepts(request.getHeader(InstanceCredential.HEADER));
         if (request.getHeader(InstanceCredential.HEADER) != null && !instance) {
-            refuse(response, 401, ErrorDocument.unauthorized(true));
+            refuse(request, response, 401, ErrorDocument.unauthorized(true));
             return;
         }
         Submitter submitter = key.map(CallerRecord::submitter)
@@ -96,9 +97,9 @@ public final class AccessFilter implements Filter {
         RequestCaller caller = new RequestCaller(submitter, key.orElse(null), instance);
         if (!allowed(audience, caller, request)) {
             if (key.isEmpty()) {
-                refuse(response, 401, ErrorDocument.unauthorized(false));
+                refuse(request, response, 401, ErrorDocument.unauthorized(false));
             } else {
-                refuse(response, 403, ErrorDocument.forbidden());
+                refuse(request, response, 403, ErrorDocument.forbidden());
             }
             return;
         }
@@ -208,7 +209,18 @@ public final class AccessFilter implements Filter {
         }
     }
 
-    private static void refuse(HttpServletResponse response, int status, ErrorDocument error) throws IOException {
+    /**
+     * The refusal, before the request's body is read. A body left unread makes Jetty close the
+     * connection once the answer is sent, after the answer said nothing of it: a client that sent
+     * its next request on the same connection meanwhile lost it ("no bytes"). So the answer says
+     * {@code Connection: close} itself.
+     */
+    private static void refuse(
+            HttpServletRequest request, HttpServletResponse response, int status, ErrorDocument error)
+            throws IOException {
+        if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
+            response.setHeader("Connection", "close");
+        }
         if (status == 401) {
             response.setHeader("WWW-Authenticate", "Bearer realm=\"proofline\"");
         }
