@@ -63,6 +63,11 @@ final class ScoreCommand implements Command {
                 .verifySignature(answer, AttestationContext.SCORE);
         out.println(StrictJson.pretty(answer));
         out.println("signature: " + outcome);
+        // A genuine score of another agent, served in place of this one's, is signed just as well.
+        if (!agentId.equals(answer.path("agent_id").asString(null))) {
+            err.println("proofline score: the signed score names another agent than the one asked for");
+            return 1;
+        }
         return outcome.valid() ? 0 : 1;
     }
 }

@@ -47,13 +47,15 @@ public final class ProoflineConfig {
                     .stringPropertyNames()
                     .forEach(k -> values.put(k, properties.getProperty(k).trim()));
         }
+        // The environment is shared with every other program (tests set PROOFLINE_IT_KAFKA): a
+        // variable that names no setting is passed over, where a flag or a file's key is refused as
+        // the typo it must be.
+        List<String> strangers = unknownVariables(env);
+        strangers.forEach(name -> org.slf4j.LoggerFactory.getLogger(ProoflineConfig.class)
+                .warn("ignored the environment variable {}: it names no setting", name));
         env.forEach((name, value) -> {
-            if (name.startsWith(ENV_PREFIX) && !SCRIPT_ENV.contains(name) && !name.equals(ENV_PREFIX + "CONFIG")) {
-                values.put(
-                        name.substring(ENV_PREFIX.length())
-                                .toLowerCase(Locale.ROOT)
-                                .replace('_', '.'),
-                        value);
+            if (settingVariable(name) && !strangers.contains(name)) {
+                values.put(keyOf(name), value);
             }
         });
         flags.forEach((name, value) -> {
@@ -66,13 +68,35 @@ public final class ProoflineConfig {
             }
         });
         for (String key : values.keySet()) {
-            boolean known = Settings.ALL.stream().anyMatch(s -> s.key().equals(key));
-            if (!known && !key.startsWith(CLIENT_PREFIX) && !key.startsWith(STREAMS_PREFIX)) {
+            if (!isSetting(key)) {
                 throw new IllegalArgumentException(
                         "unknown setting '" + key + "'; see the README's configuration table");
             }
         }
         return new ProoflineConfig(values);
+    }
+
+    /** The {@code PROOFLINE_*} variables in {@code env} that name no setting (a compose file's typo, say). */
+    public static List<String> unknownVariables(Map<String, String> env) {
+        return env.keySet().stream()
+                .filter(ProoflineConfig::settingVariable)
+                .filter(name -> !isSetting(keyOf(name)))
+                .sorted()
+                .toList();
+    }
+
+    private static boolean settingVariable(String name) {
+        return name.startsWith(ENV_PREFIX) && !SCRIPT_ENV.contains(name) && !name.equals(ENV_PREFIX + "CONFIG");
+    }
+
+    private static String keyOf(String variable) {
+        return variable.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+    }
+
+    private static boolean isSetting(String key) {
+        return key.startsWith(CLIENT_PREFIX)
+                || key.startsWith(STREAMS_PREFIX)
+                || Settings.ALL.stream().anyMatch(s -> s.key().equals(key));
     }
 
     /** The text set for a key, if any; {@link Setting} turns it into a typed value. */

@@ -147,6 +147,46 @@ class ClientIT {
         }
         assertTrue(printed.contains("\"total\" : 1"), printed);
         assertTrue(printed.trim().endsWith("signature: valid"), printed);
+
+        // A server answering every score with this agent's genuine, signed one: asked for another
+        // agent, the command says the score is not that agent's, and fails.
+        com.sun.net.httpserver.HttpServer swapper =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        swapper.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath().startsWith("/score/")
+                    ? "/score/cli-score-agent"
+                    : exchange.getRequestURI().getPath();
+            try {
+                java.net.http.HttpResponse<byte[]> real = java.net.http.HttpClient.newHttpClient()
+                        .send(
+                                java.net.http.HttpRequest.newBuilder(java.net.URI.create(node.httpUrl() + path))
+                                        .build(),
+                                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(real.statusCode(), real.body().length);
+                exchange.getResponseBody().write(real.body());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                exchange.close();
+            }
+        });
+        swapper.start();
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            int exit = dev.proofline.cli.ProoflineCliAccess.run(
+                    List.of(
+                            "score",
+                            "someone-else",
+                            "--url",
+                            "http://127.0.0.1:" + swapper.getAddress().getPort()),
+                    out);
+            String swapped = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(swapped.trim().endsWith("signature: valid"), "a genuine score, signed: " + swapped);
+            assertEquals(1, exit, "but of another agent");
+        } finally {
+            swapper.stop(0);
+        }
     }
 
     @Test

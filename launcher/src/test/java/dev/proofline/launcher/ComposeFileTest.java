@@ -95,12 +95,14 @@ class ComposeFileTest {
                     keyVolumes.add(v.asString());
                 }
             });
-            // Proofline itself refuses unknown settings: load each instance's environment as it would.
+            // Every PROOFLINE_ variable names a setting (Proofline passes over one that does not), and
+            // the environment loads as Proofline would load it.
             Map<String, String> env = new HashMap<>();
             services.get(instance)
                     .get("environment")
                     .properties()
                     .forEach(e -> env.put(e.getKey(), e.getValue().asString()));
+            assertEquals(List.of(), ProoflineConfig.unknownVariables(env), instance);
             ProoflineConfig config = ProoflineConfig.load(Map.of(), env);
             assertEquals(
                     java.nio.file.Path.of("/keys"),

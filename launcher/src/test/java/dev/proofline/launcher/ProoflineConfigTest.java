@@ -112,4 +112,17 @@ class ProoflineConfigTest {
                 .collect(java.util.stream.Collectors.joining());
         assertEquals(expected, readme.substring(start, end), "README's configuration table differs from Settings.ALL");
     }
+
+    /** The environment is shared: a stray PROOFLINE_ variable is passed over; a flag that names nothing is not. */
+    @org.junit.jupiter.api.Test
+    void aVariableThatNamesNoSettingIsPassedOverAndReported() throws Exception {
+        Map<String, String> env = Map.of(
+                "PROOFLINE_IT_KAFKA", "testcontainers", "PROOFLINE_HTTP_PORT", "9999", "PROOFLINE_CONFORMANCE", "x");
+        ProoflineConfig config = ProoflineConfig.load(Map.of(), env);
+        assertEquals(9999, config.get(Settings.HTTP_PORT).orElseThrow());
+        assertEquals(
+                java.util.List.of("PROOFLINE_CONFORMANCE", "PROOFLINE_IT_KAFKA"),
+                ProoflineConfig.unknownVariables(env));
+        assertThrows(IllegalArgumentException.class, () -> ProoflineConfig.load(Map.of("it-kafka", "x"), Map.of()));
+    }
 }

@@ -138,15 +138,39 @@ public final class CorrelatedReplies implements AutoCloseable {
         return waiting.size();
     }
 
+    /**
+     * Reads until closed. A poll that fails (the broker refusing this reader, a topic deleted and
+     * made again) is tried again every second rather than ending the thread: an ended reader would
+     * leave every caller, now and later, waiting out its timeout with nothing said.
+     */
     private void run() {
         try {
             early.forEach(this::deliver);
             early.clear();
+            long failedSince = 0;
             while (running) {
-                consumer.poll(Duration.ofMillis(200)).forEach(this::deliver);
+                try {
+                    consumer.poll(Duration.ofMillis(200)).forEach(this::deliver);
+                    if (failedSince != 0) {
+                        LOG.info(
+                                "replies are read again, after {} s",
+                                (System.nanoTime() - failedSince) / 1_000_000_000L);
+                        failedSince = 0;
+                    }
+                } catch (WakeupException e) {
+                    throw e;
+                } catch (RuntimeException e) {
+                    if (failedSince == 0) {
+                        failedSince = System.nanoTime();
+                        LOG.warn("replies cannot be read ({}): trying again every second", e.toString());
+                    }
+                    Thread.sleep(1000);
+                }
             }
         } catch (WakeupException e) {
             // closing
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             consumer.close();
         }

@@ -110,6 +110,16 @@ class CorrelatedRepliesTest {
         assertFalse(gaveUp.isDone());
     }
 
+    /** A poll that fails (an authorization error, say) must not end the reader: later replies still come. */
+    @Test
+    void aFailingPollIsTriedAgainAndLaterRepliesStillArrive() throws Exception {
+        replies = start(false, List.of(RECEIPTS));
+        CompletableFuture<CorrelatedReplies.Reply> waiting = replies.expect("after-failure");
+        consumer.setPollException(new org.apache.kafka.common.errors.TopicAuthorizationException("not allowed"));
+        consumer.schedulePollTask(() -> consumer.addRecord(record(RECEIPTS, 0, "after-failure", "came anyway")));
+        assertEquals("came anyway", waiting.get(10, TimeUnit.SECONDS).text());
+    }
+
     @Test
     void recordsReadWhileJoiningAreDeliveredNotDropped() throws Exception {
         consumer.updateBeginningOffsets(Map.of(RECEIPTS, 0L));
