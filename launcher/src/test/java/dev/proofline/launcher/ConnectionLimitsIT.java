@@ -157,6 +157,40 @@ class ConnectionLimitsIT {
         assertDocument(400, "invalid_request", 400, broken.substring(broken.indexOf("\r\n\r\n") + 4));
     }
 
+    /**
+     * Javalin reads query parameters in the request's charset and drops any it cannot decode in it:
+     * {@code ?limit=0} was answered as if no limit were asked. And Jetty's own refusal of a DELETE
+     * (here for its headers) had no body at all.
+     */
+    @Test
+    void aQueryInAnotherCharsetAndJettysRefusalOfAnyMethodGetTheDocument() throws Exception {
+        for (String contentType : List.of("text/plain; charset=nope", "text/plain; charset", "a/b; charset=utf-16")) {
+            HttpResponse<String> refused = http.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents?limit=0"))
+                            .header("Content-Type", contentType)
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertDocument(400, "invalid_request", refused.statusCode(), refused.body());
+            assertEquals(
+                    "Content-Type",
+                    StrictJson.parse(refused.body()).at("/fields/0/field").asString());
+        }
+        HttpResponse<String> utf8 = http.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents?limit=0"))
+                        .header("Content-Type", "text/plain; charset=UTF-8")
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertDocument(422, "invalid_request", utf8.statusCode(), utf8.body());
+        String host = "Host: 127.0.0.1:" + URI.create(node.httpUrl()).getPort() + "\r\nConnection: close\r\n";
+        for (String method : List.of("DELETE", "PUT", "PATCH")) {
+            String answer = raw(
+                    node.httpUrl(),
+                    method + " /mcp HTTP/1.1\r\n" + host + "X-Long: " + "x".repeat(20_000) + "\r\n\r\n");
+            assertTrue(answer.startsWith("HTTP/1.1 431 "), method + " -> " + answer);
+            assertDocument(431, "invalid_request", 431, bodyOf(answer));
+        }
+    }
+
     @Test
     void mcpTransportRefusalsAreTheUniformDocumentWithoutTheSdksStackTrace() throws Exception {
         String host = "Host: 127.0.0.1:" + URI.create(node.httpUrl()).getPort() + "\r\nConnection: close\r\n";

@@ -391,6 +391,8 @@ class X402IT {
         assertEquals(200, paid.get("status").asInt(), paid.toString());
         assertTrue(paid.get("paymentResponse").get("success").asBoolean());
         assertTrue(paid.get("body").get("trust_score").isNumber(), paid.toString());
+        // Scores are public, but this answer was paid for: no shared cache may keep it.
+        assertEquals("no-store", paid.get("headers").path("cache-control").asString(""), paid.toString());
         assertEquals(payToBefore + SCORE_PRICE, stack.balance(payTo()));
         // /reputation stays free (a rebalance may still be settling: 503 is retried, never 402).
         assertEquals(200, getOnceQueryable("/reputation/paying-seller").statusCode());

@@ -60,6 +60,7 @@ public final class DiscoveryRoutes implements RouteGroup {
                         .result(documents.llmsFullTxt(maxRequestBytes, llmsAppendix.get())));
         cfg.routes.get("/health", this::health);
         cfg.routes.get("/", ctx -> {
+            ctx.header("Vary", "Accept"); // JSON or HTML by Accept: a cache must tell them apart
             String accept = ctx.header("Accept");
             if (accept != null && accept.contains("application/json")) {
                 json(ctx, index);

@@ -93,6 +93,14 @@ public final class HttpServer implements AutoCloseable {
                     ctx.skipRemainingHandlers();
                     return;
                 }
+                if (ctx.queryString() != null && !QueryText.charsetIsUtf8(ctx.header("Content-Type"))) {
+                    Responses.send(
+                            ctx,
+                            new Answer(
+                                    400, QueryText.FOREIGN_CHARSET.toJson(400).toString(), null));
+                    ctx.skipRemainingHandlers();
+                    return;
+                }
                 long declared = ctx.contentLength();
                 if (declared > maxRequestBytes) {
                     drainBeforeRefusing(ctx, declared);

@@ -49,6 +49,15 @@ final class JsonErrorPages extends ErrorHandler {
         response.write(true, ByteBuffer.wrap(body(code, maxRequestBytes)), callback);
     }
 
+    /**
+     * Every method gets the document: Jetty's default writes a body only for GET, POST and HEAD, so
+     * a DELETE or PUT refused for its headers (431) or its URL (400) got a bare status.
+     */
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true;
+    }
+
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         fields.put(new HttpField(HttpHeader.CONTENT_TYPE, "application/json"));

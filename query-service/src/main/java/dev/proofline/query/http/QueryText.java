@@ -28,6 +28,40 @@ final class QueryText {
                     "has a % not followed by two hex digits, or escapes bytes that are not UTF-8",
                     "Percent-encode the UTF-8 bytes of each parameter (RFC 3986), e.g. %25 for a literal %.")));
 
+    /**
+     * The 400 for a query sent with a {@code Content-Type} naming a charset other than UTF-8:
+     * Javalin decodes query parameters in that charset, and drops them without a word when it
+     * names none it knows, so {@code ?limit=0} would be answered as if no limit were asked.
+     */
+    static final ErrorDocument FOREIGN_CHARSET = new ErrorDocument(
+            ErrorCode.INVALID_REQUEST,
+            "The query string is read as UTF-8, and Content-Type names another charset.",
+            List.of(new FieldProblem(
+                    "Content-Type",
+                    "names a charset other than UTF-8",
+                    "Send charset=utf-8, or no charset (and no Content-Type on a request without a body).")));
+
+    /** Whether {@code contentType} (null: none) names no charset, or UTF-8. */
+    static boolean charsetIsUtf8(String contentType) {
+        if (contentType == null) {
+            return true;
+        }
+        String[] parts = contentType.split(";");
+        for (int i = 1; i < parts.length; i++) {
+            String parameter = parts[i].trim();
+            int equals = parameter.indexOf('=');
+            String name = (equals < 0 ? parameter : parameter.substring(0, equals)).trim();
+            if (name.equalsIgnoreCase("charset")) {
+                String value =
+                        equals < 0 ? "" : parameter.substring(equals + 1).trim().replace("\"", "");
+                if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** Whether {@code raw} (as sent, before any decoding; null when there is none) decodes. */
     static boolean decodes(String raw) {
         if (raw == null || raw.indexOf('%') < 0) {

@@ -221,7 +221,10 @@ public final class X402Payments {
                 settlement.path("network").asString(terms.network()),
                 priced.amount());
         listener.settled(transaction);
-        return receipt.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
+        // A paid answer is the payer's alone, even on a route whose answers are public (a score): no
+        // shared cache may keep it, with its settlement, for callers who did not pay.
+        return receipt.withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement))
+                .withHeader("Cache-Control", "no-store");
     }
 
     /**
@@ -249,7 +252,8 @@ public final class X402Payments {
                         "The request was verified but the payment's settlement was not confirmed, so the receipt is"
                                 + " withheld; if the facilitator settled it after all, the operator can reconcile it.",
                         List.of()))
-                .withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement));
+                .withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement))
+                .withHeader("Cache-Control", "no-store");
     }
 
     private Admission.Decision refuse(

@@ -216,8 +216,24 @@ public final class VerificationFrontDoor {
             return Answer.ok(receipt.getSignedJson());
         }
         String document = reply.text();
-        JsonNode error = StrictJson.parse(document);
-        return Answer.errorDocument(
-                document, error.path("status").asInt(500), error.path("code").asString(""));
+        JsonNode error;
+        try {
+            error = StrictJson.parse(document);
+        } catch (RuntimeException notJson) {
+            error = StrictJson.NODES.nullNode();
+        }
+        int status = error.path("status").asInt(0);
+        if (status < 400 || status > 599 || !error.path("code").isString()) {
+            // Not a dead letter Proofline wrote (its status is always an error's): someone wrote to
+            // the dead-letter topic with this caller's correlation id. Never passed on, least of all
+            // as a 200 that would have a payment settled.
+            LOG.warn(
+                    "the dead letter at partition {} offset {} carries a caller's correlation id but no error"
+                            + " document; the caller is told the request failed here",
+                    reply.partition(),
+                    reply.offset());
+            return Answer.error(ErrorDocument.internalError());
+        }
+        return Answer.errorDocument(document, status, error.get("code").asString());
     }
 }

@@ -36,4 +36,22 @@ class QueryTextTest {
             assertFalse(QueryText.decodes(raw), raw);
         }
     }
+
+    @Test
+    void aQueryIsReadAsUtf8SoAContentTypeNamingAnotherCharsetIsRefused() {
+        for (String utf8 : new String[] {
+            null, "application/json", "application/json; charset=utf-8", "text/plain;CHARSET=\"UTF-8\"", "a/b; x=1"
+        }) {
+            assertTrue(QueryText.charsetIsUtf8(utf8), utf8);
+        }
+        for (String other : new String[] {
+            "text/plain; charset=nope",
+            "text/plain; charset",
+            "text/plain; charset=",
+            "a/b; charset=iso-8859-1",
+            "a/b; x=1; charset=utf-16"
+        }) {
+            assertFalse(QueryText.charsetIsUtf8(other), other);
+        }
+    }
 }

@@ -226,6 +226,19 @@ class VerificationFrontDoorTest {
         assertEquals(document, answer.json());
     }
 
+    /** Written by someone else with the caller's correlation id: a "200" must never reach payment settling. */
+    @Test
+    void aDeadLetterThatIsNoErrorDocumentIsNeverPassedOnAsTheAnswer() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofMinutes(10));
+        CompletableFuture<Answer> pending = verifyInBackground(door);
+        producer.completeNext();
+        deadLetterForTheFirstRequest("{\"code\":\"pass\",\"status\":200,\"result\":\"pass\"}");
+        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(500, answer.status(), answer.json());
+        assertEquals(
+                "internal_error", StrictJson.parse(answer.json()).get("code").asString());
+    }
+
     @Test
     void pastTheWaitingBytesARequestIsBusyBeforeItIsPublishedAndRoomReturnsWithTheAnswer() throws Exception {
         int size = validRequest().length;
