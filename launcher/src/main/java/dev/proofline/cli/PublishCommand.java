@@ -93,7 +93,8 @@ final class PublishCommand implements Command {
                             } else {
                                 t.fail++;
                             }
-                        } else if (e.getCause() instanceof ProoflineException p
+                        } else if ((e instanceof java.util.concurrent.CompletionException ? e.getCause() : e)
+                                        instanceof ProoflineException p
                                 && p.code().equals("invalid_request")) {
                             t.invalid++;
                         } else {

@@ -127,6 +127,46 @@ class ClientIT {
         }
     }
 
+    /**
+     * Over Kafka, a receipt is decoded through the schema registry. One that sends its headers and
+     * then nothing: the caller still hears "timeout" within the client's timeout, and the check runs
+     * off the reply reader's thread, where it held every other caller's reply behind it.
+     */
+    @Test
+    void aStalledRegistryEndsInTheClientsTimeoutNotAHang() throws Exception {
+        com.sun.net.httpserver.HttpServer stalled =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        stalled.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        stalled.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(200, 1000);
+            exchange.getResponseBody().flush();
+            try {
+                release.await(120, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            exchange.close();
+        });
+        stalled.start();
+        try (ProoflineClient client = ProoflineClient.builder()
+                .baseUrl(node.httpUrl())
+                .kafka(Map.of("bootstrap.servers", node.bootstrapServers()))
+                .schemaRegistryUrl("http://127.0.0.1:" + stalled.getAddress().getPort())
+                .timeout(java.time.Duration.ofSeconds(8))
+                .build()) {
+            // The reply comes within the 8 s; the registry never finishes: the old code waited on it.
+            ExecutionException failed = assertThrows(
+                    ExecutionException.class,
+                    () -> client.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS));
+            ProoflineException error = assertInstanceOf(ProoflineException.class, failed.getCause());
+            assertEquals("timeout", error.code(), error.getMessage());
+        } finally {
+            release.countDown();
+            stalled.stop(0);
+        }
+    }
+
     @Test
     void scoreCommandPrintsTheSignedScoreAndItsVerifiedSignature() throws Exception {
         String withAgent =

@@ -61,6 +61,12 @@ public final class ProoflineClient implements AutoCloseable {
     private final CorrelatedReplies replies;
     private final AvroSerde<Receipt> receipts;
     private final Duration timeout;
+    /**
+     * Over Kafka, where each reply's receipt is decoded and checked: not the reply reader's own
+     * thread, since a check may ask the schema registry or the agent-card over HTTP, and a slow one
+     * would hold every other caller's reply behind it.
+     */
+    private final java.util.concurrent.ExecutorService checking;
 
     private ProoflineClient(Builder builder) {
         this.baseUrl = builder.baseUrl;
@@ -74,8 +80,14 @@ public final class ProoflineClient implements AutoCloseable {
             this.producer = null;
             this.replies = null;
             this.receipts = null;
+            this.checking = null;
             return;
         }
+        this.checking = java.util.concurrent.Executors.newFixedThreadPool(4, task -> {
+            Thread thread = new Thread(task, "proofline-client-receipt-check");
+            thread.setDaemon(true);
+            return thread;
+        });
         // Checked before anything is opened: a bad registry URL leaves nothing to close.
         this.receipts = new AvroSerde<>(
                 new RestSchemaRegistryClient(builder.registryUrl != null ? builder.registryUrl : baseUrl),
@@ -217,8 +229,9 @@ public final class ProoflineClient implements AutoCloseable {
                 reply.completeExceptionally(error);
             }
         });
-        return unreachableAsProofline(reply.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .thenApply(answer -> verified(answer, body))
+        // The timeout covers the check too: the caller hears within it, whatever the registry does.
+        return unreachableAsProofline(reply.thenApplyAsync(answer -> verified(answer, body), checking)
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((r, e) -> replies.forget(correlationId)));
     }
 
@@ -267,6 +280,9 @@ public final class ProoflineClient implements AutoCloseable {
         }
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
+        }
+        if (checking != null) {
+            checking.shutdownNow();
         }
     }
 
