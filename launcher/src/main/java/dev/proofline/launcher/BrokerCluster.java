@@ -40,8 +40,57 @@ public final class BrokerCluster implements AutoCloseable {
         return start(dataDir, host, size, runningJar());
     }
 
-    /** The same, with the nodes run from {@code jar} (the shaded Proofline jar). */
+    /**
+     * The same, with the nodes run from {@code jar} (the shaded Proofline jar). A node that does not
+     * start the first time (a port chosen free may be taken before the node binds it: the ports
+     * come from the range outgoing connections use too) is not the end: the cluster starts once
+     * more, on other ports, in fresh node directories.
+     */
     public static BrokerCluster start(Path dataDir, String host, int size, Path jar) throws Exception {
+        try {
+            return startOnce(dataDir, host, size, jar);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof NodeDidNotStart first)) {
+                throw e;
+            }
+            org.slf4j.LoggerFactory.getLogger(BrokerCluster.class)
+                    .warn("{}; starting the cluster again on other ports", first.getMessage());
+            for (int node = 1; node <= size; node++) {
+                deleteTree(dataDir.resolve("node-" + node));
+            }
+            return startOnce(dataDir, host, size, jar);
+        }
+    }
+
+    /** A node's process ended, or said something else, before it said it serves. */
+    static final class NodeDidNotStart extends IllegalStateException {
+        NodeDidNotStart(String message) {
+            super(message);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!java.nio.file.Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(dir)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** The last lines of a node's log, for the message that says it did not start. */
+    private static String tail(Path log) {
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+        } catch (IOException | RuntimeException e) {
+            return "(no log)";
+        }
+    }
+
+    private static BrokerCluster startOnce(Path dataDir, String host, int size, Path jar) throws Exception {
         java.nio.file.Files.createDirectories(dataDir);
         List<Integer> ports = Arrays.stream(EmbeddedKafkaBroker.freePorts(host, 2 * size))
                 .boxed()
@@ -151,8 +200,9 @@ public final class BrokerCluster implements AutoCloseable {
             try {
                 String line = out.readLine();
                 if (line == null || !line.startsWith(NODE_READY)) {
-                    throw new IllegalStateException("Kafka node " + node.nodeId() + " did not start; see "
-                            + dataDir.resolve("node-" + node.nodeId() + ".log"));
+                    Path log = dataDir.resolve("node-" + node.nodeId() + ".log");
+                    throw new NodeDidNotStart(
+                            "Kafka node " + node.nodeId() + " did not start (" + log + ": " + tail(log) + ")");
                 }
             } catch (IOException e) {
                 throw new IllegalStateException(e);
