@@ -121,24 +121,50 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
      * and the name checked.
      */
     public Added add(CallerRecord record) throws InterruptedException {
-        try (org.apache.kafka.clients.producer.KafkaProducer<String, String> fenced =
-                log.transactionalProducer(addTransactionId(log.topic(), record.name()))) {
+        org.apache.kafka.clients.producer.KafkaProducer<String, String> fenced =
+                log.transactionalProducer(addTransactionId(log.topic(), record.name()));
+        boolean open = false;
+        try {
             fenced.initTransactions();
             log.catchUpToNow(Duration.ofSeconds(30));
             if (byName.containsKey(record.name())) {
                 return Added.NAME_TAKEN;
             }
             fenced.beginTransaction();
+            open = true;
             fenced.send(signedRecord(record.name(), record.toJson()));
             fenced.commitTransaction();
-        } catch (org.apache.kafka.common.errors.ProducerFencedException
-                | org.apache.kafka.common.errors.InvalidProducerEpochException e) {
-            return Added.RACED;
+            open = false;
         } catch (org.apache.kafka.common.KafkaException e) {
+            if (fencedByAnotherAdd(e)) {
+                return Added.RACED;
+            }
             throw new IllegalStateException("could not write to " + log.topic() + ": " + e, e);
+        } finally {
+            // An add left open holds every reader of the topic (revocations too) until it times out.
+            if (open) {
+                try {
+                    fenced.abortTransaction();
+                } catch (RuntimeException alreadyEnded) {
+                    // fenced, or the broker is gone: the transaction times out on its own
+                }
+            }
+            fenced.close(Duration.ofSeconds(5)); // a bare close() waits for ever when Kafka is gone
         }
         apply(record);
         return Added.ADDED;
+    }
+
+    /** Whether {@code e} says another add of the same name took the transactional id over. */
+    private static boolean fencedByAnotherAdd(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
+                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException
+                    || t instanceof org.apache.kafka.common.errors.TransactionAbortableException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The transactional id every add of {@code name} to {@code topic} writes under. */

@@ -139,7 +139,9 @@ final class OnePartitionTopic implements AutoCloseable {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 10_000);
+        // An add killed mid-transaction holds every reader until the broker aborts it: at most this
+        // long, plus the broker's sweep for timed-out transactions (10 s by default).
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 5_000);
         return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 

@@ -33,6 +33,9 @@ final class LocalStateCluster {
      * data dir names a cluster other than {@code clusterId}, then names {@code clusterId}.
      */
     static void claim(Path dataDir, String clusterId, Runnable wipe) throws IOException {
+        if (clusterId == null || clusterId.isBlank()) {
+            return; // a broker that names no cluster: nothing to compare, so nothing is wiped
+        }
         Path file = dataDir.resolve(FILE);
         String kept = Files.exists(file)
                 ? Files.readString(file, StandardCharsets.US_ASCII).trim()

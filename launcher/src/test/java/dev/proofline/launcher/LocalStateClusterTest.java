@@ -54,4 +54,13 @@ class LocalStateClusterTest {
                 Files.readString(dataDir.resolve(LocalStateCluster.FILE), StandardCharsets.US_ASCII)
                         .trim());
     }
+
+    @Test
+    void aBrokerThatNamesNoClusterWipesNothing() throws Exception {
+        LocalStateCluster.claim(dataDir, "cluster-a", wipes::incrementAndGet);
+        LocalStateCluster.claim(dataDir, null, wipes::incrementAndGet);
+        LocalStateCluster.claim(dataDir, " ", wipes::incrementAndGet);
+        assertEquals(0, wipes.get());
+        assertEquals("cluster-a\n", Files.readString(dataDir.resolve(LocalStateCluster.FILE)));
+    }
 }

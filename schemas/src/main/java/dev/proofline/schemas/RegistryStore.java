@@ -66,6 +66,10 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private final KafkaProducer<String, String> producer;
     /** Reads the topic: all of it at start, then what was written since whenever an id is unknown. */
     private final KafkaConsumer<String, String> reader;
+    /** At most this many HTTP questions wait for the next look at once; more get 50002 (try again). */
+    private static final int MAX_WAITING_FOR_LOOK = 8;
+    /** HTTP questions waiting for the next look now. */
+    private int waitingForLook;
     /** When the HTTP route last began a look in the topic for an unknown id (System.nanoTime; 0: never). */
     private long lastHttpCatchUp;
 
@@ -299,12 +303,29 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 long now = System.nanoTime();
                 wait = lastHttpCatchUp == 0 ? 0 : lastHttpCatchUp + HTTP_CATCH_UP_NANOS - now;
                 if (wait <= 0) {
+                    long before = lastHttpCatchUp;
                     lastHttpCatchUp = now == 0 ? 1 : now; // 0 means never
-                    catchUpOrRefuse();
+                    try {
+                        catchUpOrRefuse();
+                    } catch (SchemaRegistryException cannotRead) {
+                        lastHttpCatchUp = before; // no look was made: nobody may take its "not found"
+                        throw cannotRead;
+                    }
                     continue;
                 }
+                if (waitingForLook >= MAX_WAITING_FOR_LOOK) {
+                    // Anyone may ask for made-up ids: past this many waiting, a question is not held.
+                    throw new SchemaRegistryException(50002, "the registry's topic cannot be read now");
+                }
+                waitingForLook++;
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            try {
+                java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            } finally {
+                synchronized (this) {
+                    waitingForLook--;
+                }
+            }
             if (Thread.currentThread().isInterrupted()) {
                 throw new SchemaRegistryException(50002, "interrupted while looking for the schema");
             }

@@ -41,7 +41,11 @@ final class QueryText {
                     "names a charset other than UTF-8",
                     "Send charset=utf-8, or no charset (and no Content-Type on a request without a body).")));
 
-    /** Whether {@code contentType} (null: none) names no charset, or UTF-8. */
+    /**
+     * Whether {@code contentType} (null: none) names no charset, or UTF-8, as Javalin reads it: any
+     * parameter whose name starts with {@code charset} counts, and its value loses only quotes that
+     * surround it whole.
+     */
     static boolean charsetIsUtf8(String contentType) {
         if (contentType == null) {
             return true;
@@ -49,14 +53,16 @@ final class QueryText {
         String[] parts = contentType.split(";");
         for (int i = 1; i < parts.length; i++) {
             String parameter = parts[i].trim();
+            if (!parameter.toLowerCase(java.util.Locale.ROOT).startsWith("charset")) {
+                continue;
+            }
             int equals = parameter.indexOf('=');
-            String name = (equals < 0 ? parameter : parameter.substring(0, equals)).trim();
-            if (name.equalsIgnoreCase("charset")) {
-                String value =
-                        equals < 0 ? "" : parameter.substring(equals + 1).trim().replace("\"", "");
-                if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
-                    return false;
-                }
+            String value = equals < 0 ? "" : parameter.substring(equals + 1).trim();
+            if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+                value = value.substring(1, value.length() - 1);
+            }
+            if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
+                return false;
             }
         }
         return true;

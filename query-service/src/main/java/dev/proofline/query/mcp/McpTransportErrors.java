@@ -303,11 +303,11 @@ final class McpTransportErrors implements Filter {
                     "Accept",
                     "does not accept how this request is answered",
                     "Send Accept: application/json, text/event-stream.");
+        } else if (bodyProblem != null) {
+            problem = bodyProblem; // the SDK reads the message before it looks for the session
         } else if (!namesSession && !initialize) {
             problem = new FieldProblem(
                     "Mcp-Session-Id", "is required", "Send the Mcp-Session-Id header the initialize response gave.");
-        } else if (bodyProblem != null) {
-            problem = bodyProblem;
         } else {
             problem = new FieldProblem(
                     "body",

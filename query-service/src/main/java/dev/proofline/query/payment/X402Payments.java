@@ -289,13 +289,16 @@ public final class X402Payments {
     /**
      * Whether an EIP-3009 authorization's {@code validBefore} (Unix seconds: a decimal string, as
      * x402 clients write it, or a JSON integer) falls within {@code minValiditySeconds} of {@code
-     * nowSeconds}, or cannot be read as such. Any other form is refused too, not left to the
+     * nowSeconds}, or is there but cannot be read as such. Any other form is refused too, not left to the
      * facilitator: the reference facilitator reads it with JavaScript's BigInt, which also takes
      * hex, padding and exponents, so an authorization written that way would pass it however soon
      * it expired, and be verified but never settled.
      */
     static boolean expiresTooSoon(ObjectNode payload, long nowSeconds, int minValiditySeconds) {
         JsonNode validBefore = payload.path("payload").path("authorization").path("validBefore");
+        if (validBefore.isMissingNode()) {
+            return false; // no EIP-3009 authorization to read: the facilitator refuses what it cannot settle
+        }
         BigInteger seconds;
         if (validBefore.isIntegralNumber()) {
             seconds = validBefore.bigIntegerValue();

@@ -49,7 +49,10 @@ class QueryTextTest {
             "text/plain; charset",
             "text/plain; charset=",
             "a/b; charset=iso-8859-1",
-            "a/b; x=1; charset=utf-16"
+            "a/b; x=1; charset=utf-16",
+            "text/plain; charsetx=nope",
+            "text/plain; charsetx",
+            "a/b; charset=\"utf-8"
         }) {
             assertFalse(QueryText.charsetIsUtf8(other), other);
         }

@@ -104,7 +104,8 @@ class X402Test {
         }) {
             assertTrue(X402Payments.expiresTooSoon(authorization(validBefore), now, 20), validBefore);
         }
-        assertTrue(X402Payments.expiresTooSoon(StrictJson.NODES.objectNode(), now, 20));
+        // None at all (another scheme's payload): the facilitator refuses what it cannot settle.
+        assertFalse(X402Payments.expiresTooSoon(StrictJson.NODES.objectNode(), now, 20));
     }
 
     @Test
