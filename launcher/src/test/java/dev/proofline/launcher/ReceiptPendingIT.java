@@ -85,6 +85,61 @@ class ReceiptPendingIT {
     }
 
     /**
+     * The SDK's caller on the same slow pipeline: the exception names the verification id, and the
+     * receipt is fetched by it, checked against the request, instead of the request being sent (and
+     * verified, and charged) again.
+     */
+    @Test
+    void theSdkFetchesAPendingReceiptByItsIdInsteadOfVerifyingAgain() throws Exception {
+        try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
+                ProoflineNode node = TestNodes.start(
+                        kafka.bootstrapServers(),
+                        tmp,
+                        Map.of(
+                                "verify.timeout.seconds",
+                                "1",
+                                "streams.commit.interval.ms",
+                                "4000",
+                                "verify.eager.commit.ms",
+                                "0"));
+                dev.proofline.client.ProoflineClient client =
+                        dev.proofline.client.ProoflineClient.overRest(node.httpUrl())) {
+            String request = java.nio.file.Files.readString(Conformance.file("requests/invoice-final.json"))
+                    .replace("test-seller-invoice-agent", "sdk-pending-seller");
+            java.util.concurrent.ExecutionException pending = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class,
+                    () -> client.verify(request).get(30, TimeUnit.SECONDS));
+            dev.proofline.client.ProoflineException error =
+                    (dev.proofline.client.ProoflineException) pending.getCause();
+            assertEquals("receipt_pending", error.code());
+            String verificationId = error.pendingVerificationId().orElseThrow(() -> new AssertionError(error));
+            dev.proofline.client.VerifiedReceipt receipt = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (receipt == null && System.nanoTime() < deadline) {
+                try {
+                    receipt = client.receipt(verificationId, request).get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException notYet) {
+                    assertEquals(
+                            "receipt_not_found",
+                            ((dev.proofline.client.ProoflineException) notYet.getCause()).code(),
+                            "until committed");
+                    Thread.sleep(250);
+                }
+            }
+            assertTrue(receipt != null, "the pending receipt was fetched");
+            assertEquals(verificationId, receipt.verificationId());
+            assertTrue(receipt.passed());
+            // Checked against the request: another request's data is refused, though the receipt is genuine.
+            String other = request.replace("\"total\"", "\"totals\"");
+            java.util.concurrent.ExecutionException mismatch = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.util.concurrent.ExecutionException.class,
+                    () -> client.receipt(verificationId, other).get(30, TimeUnit.SECONDS));
+            assertTrue(
+                    mismatch.getCause() instanceof dev.proofline.client.InvalidReceiptException, mismatch.toString());
+        }
+    }
+
+    /**
      * The same slow pipeline, now allowed to commit early ({@code verify.eager.commit.ms}):
      * a fresh request asks for its commit at once, so its receipt is committed, and answered, well
      * inside the 1 s the front door waits, though the interval alone would take 8 s.

@@ -156,6 +156,38 @@ public final class ProoflineClient implements AutoCloseable {
         return checker.check(receiptJson, requestJson.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * The receipt of a request answered {@code receipt_pending} ({@link
+     * ProoflineException#pendingVerificationId}), over REST ({@code GET /receipts/{id}}, with this
+     * client's key), checked against {@code requestJson} as {@link #verify} checks its receipts.
+     * Until it is committed this fails with {@code receipt_not_found}: ask again later.
+     */
+    public CompletableFuture<VerifiedReceipt> receipt(String verificationId, String requestJson) {
+        if (!verificationId.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
+            throw new IllegalArgumentException("verificationId is not a verification id (a UUID)");
+        }
+        byte[] request = requestJson.getBytes(StandardCharsets.UTF_8);
+        HttpRequest.Builder get = HttpRequest.newBuilder(URI.create(baseUrl + "/receipts/" + verificationId))
+                .timeout(timeout);
+        if (apiKey != null) {
+            get.header("Authorization", "Bearer " + apiKey);
+        }
+        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(get.build(), BoundedBody.handler());
+        CompletableFuture<VerifiedReceipt> answer = exchange.thenApply(response -> {
+                    if (response.statusCode() != 200) {
+                        throw refused(response.body(), response.statusCode());
+                    }
+                    return checker.check(response.body(), request);
+                })
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        answer.whenComplete((receipt, failed) -> {
+            if (failed != null) {
+                exchange.cancel(true);
+            }
+        });
+        return unreachableAsProofline(answer);
+    }
+
     private CompletableFuture<VerifiedReceipt> verifyOverRest(byte[] body) {
         HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
                 .timeout(timeout)

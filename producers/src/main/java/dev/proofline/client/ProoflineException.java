@@ -44,4 +44,20 @@ public final class ProoflineException extends RuntimeException {
     public String document() {
         return document;
     }
+
+    private static final java.util.regex.Pattern PENDING_ID = java.util.regex.Pattern.compile(
+            "verification_id ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})");
+
+    /**
+     * For {@code receipt_pending}: the verification id the request was accepted under. It is
+     * verified, and charged, already: fetch its receipt with {@link ProoflineClient#receipt} rather
+     * than sending the request again, which would verify (and charge) it a second time.
+     */
+    public Optional<String> pendingVerificationId() {
+        if (!code.equals("receipt_pending")) {
+            return Optional.empty();
+        }
+        java.util.regex.Matcher id = PENDING_ID.matcher(getMessage());
+        return id.find() ? Optional.of(id.group(1)) : Optional.empty();
+    }
 }
