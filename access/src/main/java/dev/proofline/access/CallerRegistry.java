@@ -135,6 +135,7 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
             fenced.send(signedRecord(record.name(), record.toJson()));
             fenced.commitTransaction();
             open = false;
+            awaitReadBack(record);
         } catch (org.apache.kafka.common.KafkaException e) {
             if (fencedByAnotherAdd(e)) {
                 return Added.RACED;
@@ -153,6 +154,23 @@ public final class CallerRegistry implements CallerKeys, AutoCloseable {
         }
         apply(record);
         return Added.ADDED;
+    }
+
+    /**
+     * Waits until this registry's own reader has read the committed key back. A commit returns
+     * before its markers are written, and until they are no reader sees the key, so a token printed
+     * at once could be refused by every instance for a moment. Read back here, it is readable by all
+     * (each still reads it on its next poll).
+     */
+    private void awaitReadBack(CallerRecord record) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!byTokenHash.containsKey(record.tokenSha256())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(
+                        "the key was written to " + log.topic() + " but could not be read back within 30 s");
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** Whether {@code e} says another add of the same name took the transactional id over. */
