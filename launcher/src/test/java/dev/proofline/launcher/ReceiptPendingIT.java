@@ -28,6 +28,9 @@ import tools.jackson.databind.JsonNode;
  */
 class ReceiptPendingIT {
     private static final Pattern ID = Pattern.compile("verification_id ([0-9a-f-]{36})");
+    /** Commits only on a 4 s interval, never early, behind a front door that waits 1 s. */
+    private static final Map<String, String> SLOWER_THAN_THE_WAIT =
+            Map.of("verify.timeout.seconds", "1", "streams.commit.interval.ms", "4000", "verify.eager.commit.ms", "0");
 
     @TempDir
     Path tmp;
@@ -35,17 +38,7 @@ class ReceiptPendingIT {
     @Test
     void aReceiptThatWasPendingIsFetchedByItsIdOnceCommitted() throws Exception {
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
-                ProoflineNode node = TestNodes.start(
-                        kafka.bootstrapServers(),
-                        tmp,
-                        // Commits only on the 4 s interval: never early, however fresh the request.
-                        Map.of(
-                                "verify.timeout.seconds",
-                                "1",
-                                "streams.commit.interval.ms",
-                                "4000",
-                                "verify.eager.commit.ms",
-                                "0"))) {
+                ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp, SLOWER_THAN_THE_WAIT)) {
             HttpClient http = HttpClient.newHttpClient();
             HttpResponse<String> pending = verify(http, node, "pending-seller");
             assertEquals(504, pending.statusCode(), pending.body());
@@ -92,16 +85,7 @@ class ReceiptPendingIT {
     @Test
     void theSdkFetchesAPendingReceiptByItsIdInsteadOfVerifyingAgain() throws Exception {
         try (TestKafka kafka = TestKafka.start(tmp.resolve("broker"));
-                ProoflineNode node = TestNodes.start(
-                        kafka.bootstrapServers(),
-                        tmp,
-                        Map.of(
-                                "verify.timeout.seconds",
-                                "1",
-                                "streams.commit.interval.ms",
-                                "4000",
-                                "verify.eager.commit.ms",
-                                "0"));
+                ProoflineNode node = TestNodes.start(kafka.bootstrapServers(), tmp, SLOWER_THAN_THE_WAIT);
                 dev.proofline.client.ProoflineClient client =
                         dev.proofline.client.ProoflineClient.overRest(node.httpUrl())) {
             String request = java.nio.file.Files.readString(Conformance.file("requests/invoice-final.json"))

@@ -163,47 +163,35 @@ public final class ProoflineClient implements AutoCloseable {
      * Until it is committed this fails with {@code receipt_not_found}: ask again later.
      */
     public CompletableFuture<VerifiedReceipt> receipt(String verificationId, String requestJson) {
-        if (!verificationId.matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")) {
+        if (!ProoflineException.VERIFICATION_ID.matcher(verificationId).matches()) {
             throw new IllegalArgumentException("verificationId is not a verification id (a UUID)");
         }
-        byte[] request = requestJson.getBytes(StandardCharsets.UTF_8);
-        HttpRequest.Builder get = HttpRequest.newBuilder(URI.create(baseUrl + "/receipts/" + verificationId))
-                .timeout(timeout);
-        if (apiKey != null) {
-            get.header("Authorization", "Bearer " + apiKey);
-        }
-        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(get.build(), BoundedBody.handler());
-        CompletableFuture<VerifiedReceipt> answer = exchange.thenApply(response -> {
-                    if (response.statusCode() != 200) {
-                        throw refused(response.body(), response.statusCode());
-                    }
-                    return checker.check(response.body(), request);
-                })
-                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        answer.whenComplete((receipt, failed) -> {
-            if (failed != null) {
-                exchange.cancel(true);
-            }
-        });
-        return unreachableAsProofline(answer);
+        return receiptOverRest(
+                HttpRequest.newBuilder(URI.create(baseUrl + "/receipts/" + verificationId)),
+                requestJson.getBytes(StandardCharsets.UTF_8));
     }
 
     private CompletableFuture<VerifiedReceipt> verifyOverRest(byte[] body) {
-        HttpRequest.Builder post = HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
-                .timeout(timeout)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        return receiptOverRest(
+                HttpRequest.newBuilder(URI.create(baseUrl + "/verify/schema"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body)),
+                body);
+    }
+
+    /** The receipt {@code call} answers with (this client's key sent, its timeout kept), checked against {@code request}. */
+    private CompletableFuture<VerifiedReceipt> receiptOverRest(HttpRequest.Builder call, byte[] request) {
+        call.timeout(timeout);
         if (apiKey != null) {
-            post.header("Authorization", "Bearer " + apiKey); // never in the URL, where logs keep it
+            call.header("Authorization", "Bearer " + apiKey); // never in the URL, where logs keep it
         }
-        HttpRequest request = post.build();
-        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(request, BoundedBody.handler());
+        CompletableFuture<HttpResponse<String>> exchange = http.sendAsync(call.build(), BoundedBody.handler());
         // The request's own timeout stops at the headers; orTimeout bounds the body and the check too.
         CompletableFuture<VerifiedReceipt> answer = exchange.thenApply(response -> {
                     if (response.statusCode() != 200) {
                         throw refused(response.body(), response.statusCode());
                     }
-                    return checker.check(response.body(), body);
+                    return checker.check(response.body(), request);
                 })
                 .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         answer.whenComplete((receipt, failed) -> {

@@ -45,8 +45,12 @@ public final class ProoflineException extends RuntimeException {
         return document;
     }
 
-    private static final java.util.regex.Pattern PENDING_ID = java.util.regex.Pattern.compile(
-            "verification_id ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})");
+    /** A verification id: a UUID in lower-case hex. */
+    static final java.util.regex.Pattern VERIFICATION_ID =
+            java.util.regex.Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+    private static final java.util.regex.Pattern PENDING_ID =
+            java.util.regex.Pattern.compile("verification_id (" + VERIFICATION_ID.pattern() + ")");
 
     /**
      * For {@code receipt_pending}: the verification id the request was accepted under. It is
