@@ -136,14 +136,18 @@ public record ErrorDocument(
                                 + " characters in them.")));
     }
 
-    /** The body stopped arriving before its end (shorter than its Content-Length, a chunk cut short). */
+    /**
+     * The body stopped arriving before its end (shorter than its Content-Length, a chunk cut short),
+     * or was still arriving at the server's deadline for bodies.
+     */
     public static ErrorDocument bodyNotReceived() {
         return new ErrorDocument(
                 ErrorCode.INVALID_REQUEST,
                 "The request's body did not arrive in time.",
                 List.of(new FieldProblem(
                         "body",
-                        "stopped arriving before its end (shorter than its Content-Length, or a chunk cut short)",
+                        "did not arrive whole in time: it stopped before its end (shorter than its Content-Length,"
+                                + " or a chunk cut short), or was still trickling in at the server's deadline",
                         "Send the whole body at once, with a Content-Length that matches it.")));
     }
 

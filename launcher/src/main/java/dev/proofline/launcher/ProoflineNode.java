@@ -392,7 +392,8 @@ public final class ProoflineNode implements AutoCloseable {
                     new HttpServer.Limits(
                             settings.maxRequestBytes(),
                             settings.connections().httpConnections(),
-                            settings.connections().httpThreads()),
+                            settings.connections().httpThreads(),
+                            settings.connections().httpBodyTimeout()),
                     access,
                     routes);
             resources.add(http); // stops early: no new requests while the rest stops

@@ -184,6 +184,11 @@ public final class Settings {
             "threads serving HTTP requests (Jetty's acceptor and selector among them); a REST verification"
                     + " holds one until its receipt is committed, so this also bounds the verifications in flight"
                     + " (more wait for a thread)");
+    public static final Setting<Duration> HTTP_BODY_TIMEOUT = Setting.seconds(
+            "http.body.timeout.seconds",
+            30,
+            "how long a request's body may take to arrive whole, however it trickles in (the idle timeout"
+                    + " bounds only the silence between two bytes); a slower one gets 408 and frees its thread");
     public static final Setting<Integer> FEED_MAX_CLIENTS = Setting.integer(
             "http.feed.max.clients",
             256,
@@ -297,6 +302,7 @@ public final class Settings {
             DEAD_LETTER_RETENTION_MS,
             HTTP_MAX_CONNECTIONS,
             HTTP_MAX_THREADS,
+            HTTP_BODY_TIMEOUT,
             FEED_MAX_CLIENTS,
             FEED_MAX_CONNECTED,
             MCP_MAX_CONNECTIONS,

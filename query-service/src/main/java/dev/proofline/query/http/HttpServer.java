@@ -9,6 +9,7 @@ import io.javalin.http.HttpResponseException;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import java.io.OutputStream;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
@@ -31,9 +32,11 @@ public final class HttpServer implements AutoCloseable {
     private static final long DRAINED_AT_MOST = 16L * 1024 * 1024;
 
     private final Javalin javalin;
+    private final BodyDeadline bodyDeadline;
 
-    private HttpServer(Javalin javalin) {
+    private HttpServer(Javalin javalin, BodyDeadline bodyDeadline) {
         this.javalin = javalin;
+        this.bodyDeadline = bodyDeadline;
     }
 
     /**
@@ -51,11 +54,14 @@ public final class HttpServer implements AutoCloseable {
      * @param connections connections held open ({@code http.max.connections})
      * @param threads threads serving requests ({@code http.max.threads}): a verification holds one
      *     until its receipt is committed, so this also caps the verifications in flight
+     * @param bodyDeadline how long a request's body may take to arrive whole ({@code
+     *     http.body.timeout.seconds})
      */
-    public record Limits(int requestBytes, int connections, int threads) {}
+    public record Limits(int requestBytes, int connections, int threads, Duration bodyDeadline) {}
 
     public static HttpServer start(String host, int port, Limits limits, Filter access, List<RouteGroup> groups) {
         int maxRequestBytes = limits.requestBytes();
+        BodyDeadline bodyDeadline = new BodyDeadline(limits.bodyDeadline());
         Javalin javalin = Javalin.create(cfg -> {
             cfg.startup.showJavalinBanner = false;
             // Idle threads end after a minute; the name is the one Javalin gives its own pool.
@@ -73,6 +79,9 @@ public final class HttpServer implements AutoCloseable {
             cfg.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(HEADER_CACHE_ROWS));
             // Before every servlet (Javalin's and MCP's), so no route runs before access is decided.
             cfg.jetty.modifyServletContextHandler(context -> {
+                FilterHolder deadline = new FilterHolder(bodyDeadline);
+                deadline.setAsyncSupported(true);
+                context.addFilter(deadline, "/*", EnumSet.of(DispatcherType.REQUEST));
                 FilterHolder head = new FilterHolder(new HeadAsGet());
                 head.setAsyncSupported(true);
                 context.addFilter(head, "/*", EnumSet.of(DispatcherType.REQUEST));
@@ -158,9 +167,14 @@ public final class HttpServer implements AutoCloseable {
             });
             groups.forEach(group -> group.mount(cfg));
         });
-        requireAccessRules(javalin);
-        javalin.start(host, port);
-        return new HttpServer(javalin);
+        try {
+            requireAccessRules(javalin);
+            javalin.start(host, port);
+        } catch (RuntimeException e) {
+            bodyDeadline.close();
+            throw e;
+        }
+        return new HttpServer(javalin, bodyDeadline);
     }
 
     /**
@@ -212,6 +226,7 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public void close() {
         javalin.stop();
+        bodyDeadline.close();
     }
 
     /**
