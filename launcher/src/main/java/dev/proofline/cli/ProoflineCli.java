@@ -61,8 +61,9 @@ public final class ProoflineCli {
                     """),
             new Subcommand("publish", new PublishCommand(), """
                     publish FILE|DIR|- [--bootstrap-servers HOST:PORT] [--url URL] [--no-wait]
-                        publish requests (JSON, JSON Lines or a directory), wait for their verified receipts,
-                        print a pass/fail/invalid summary per agent; exit 1 if any was invalid
+                        publish requests (JSON, JSON Lines or a directory), wait for their verified receipts
+                        (--no-wait: for Kafka's acknowledgement only), print a summary per agent; exit 1 if any
+                        was invalid, or got no receipt (--no-wait: was not published)
                     """),
             new Subcommand("receipts", new ReceiptsCommand(), """
                     receipts --follow [--agent ID] [--from-beginning] [--max N] [--bootstrap-servers HOST:PORT] [--url URL]

@@ -28,10 +28,11 @@ import tools.jackson.databind.JsonNode;
 /**
  * {@code proofline publish FILE|DIR|- [--bootstrap-servers HOST:PORT] [--url URL] [--no-wait]}:
  * publishes verification requests (a JSON file, JSON Lines, every .json/.jsonl file of a
- * directory, or standard input), with a progress line, waits for their verified receipts unless
- * {@code --no-wait}, and prints a pass/fail/invalid summary per agent. Requests are checked locally
- * with the same parser the pipeline uses; invalid ones are reported and not published. Exit 1 if any
- * request was invalid or failed to get a receipt.
+ * directory, or standard input), with a progress line, waits for their verified receipts (with
+ * {@code --no-wait}, for Kafka's acknowledgement of each write only), and prints a summary per agent.
+ * Requests are checked locally with the same parser the pipeline uses; invalid ones are reported and
+ * not published. Exit 1 if any request was invalid, or got no receipt (not published, with
+ * {@code --no-wait}).
  */
 final class PublishCommand implements Command {
     private static final int IN_FLIGHT = 500;
@@ -43,6 +44,7 @@ final class PublishCommand implements Command {
         int pass;
         int fail;
         int invalid;
+        int published;
         int unanswered;
     }
 
@@ -82,40 +84,43 @@ final class PublishCommand implements Command {
             int[] done = {0};
             for (Item item : items) {
                 inFlight.acquire();
-                CompletableFuture<VerifiedReceipt> receipt = client.verify(item.json());
-                all.add(receipt.handle((r, e) -> {
+                // Without --no-wait each request waits for its receipt; with it, for Kafka's
+                // acknowledgement only, so a request Kafka never took is still counted and reported.
+                CompletableFuture<?> answer = wait ? client.verify(item.json()) : client.publish(item.json());
+                all.add(answer.handle((r, e) -> {
                     inFlight.release();
                     synchronized (byAgent) {
-                        Tally t = byAgent.computeIfAbsent(item.agent(), a -> new Tally());
-                        if (e == null) {
-                            if (r.passed()) {
-                                t.pass++;
-                            } else {
-                                t.fail++;
-                            }
-                        } else if ((e instanceof java.util.concurrent.CompletionException ? e.getCause() : e)
-                                        instanceof ProoflineException p
-                                && p.code().equals("invalid_request")) {
-                            t.invalid++;
-                        } else {
-                            t.unanswered++;
-                        }
+                        tally(byAgent.computeIfAbsent(item.agent(), a -> new Tally()), r, e);
                         done[0]++;
                         show(progress, done[0], items.size(), start);
                     }
                     return null;
                 }));
-                if (!wait) {
-                    receipt.cancel(false);
-                }
             }
-            if (wait) {
-                CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
-            }
+            CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
         }
         progress.done(
                 String.format("published %,d requests in %.1f s", items.size(), (System.nanoTime() - start) / 1e9));
         return summary(out, byAgent, wait);
+    }
+
+    /** One request's outcome: a receipt's verdict, published (--no-wait), refused as invalid, or unanswered. */
+    private static void tally(Tally t, Object outcome, Throwable failure) {
+        if (failure == null) {
+            if (!(outcome instanceof VerifiedReceipt receipt)) {
+                t.published++;
+            } else if (receipt.passed()) {
+                t.pass++;
+            } else {
+                t.fail++;
+            }
+        } else if ((failure instanceof java.util.concurrent.CompletionException ? failure.getCause() : failure)
+                        instanceof ProoflineException p
+                && p.code().equals("invalid_request")) {
+            t.invalid++;
+        } else {
+            t.unanswered++;
+        }
     }
 
     private static void show(Progress progress, int done, int total, long start) {
@@ -132,26 +137,42 @@ final class PublishCommand implements Command {
         return "[" + "#".repeat(filled) + ".".repeat(width - filled) + "]";
     }
 
+    /**
+     * Per agent, then in total: pass, fail, invalid and without a receipt; with {@code --no-wait},
+     * published, invalid and not published (Kafka refused it, or did not acknowledge it in time).
+     * Exit 1 if any request was invalid or did not get as far as asked.
+     */
     private static int summary(PrintStream out, Map<String, Tally> byAgent, boolean waited) {
-        out.printf("%-32s %6s %6s %8s%s%n", "agent", "pass", "fail", "invalid", waited ? "  no receipt" : "");
         Tally total = new Tally();
+        row(
+                out,
+                "agent",
+                waited
+                        ? List.of("pass", "fail", "invalid", "no receipt")
+                        : List.of("published", "invalid", "not published"));
         byAgent.forEach((agent, t) -> {
-            out.printf(
-                    "%-32s %6d %6d %8d%s%n",
-                    agent, t.pass, t.fail, t.invalid, waited ? String.format("  %10d", t.unanswered) : "");
+            row(out, agent, counts(t, waited));
             total.pass += t.pass;
             total.fail += t.fail;
             total.invalid += t.invalid;
+            total.published += t.published;
             total.unanswered += t.unanswered;
         });
-        out.printf(
-                "%-32s %6d %6d %8d%s%n",
-                "total",
-                total.pass,
-                total.fail,
-                total.invalid,
-                waited ? String.format("  %10d", total.unanswered) : "");
-        return total.invalid > 0 || (waited && total.unanswered > 0) ? 1 : 0;
+        row(out, "total", counts(total, waited));
+        return total.invalid > 0 || total.unanswered > 0 ? 1 : 0;
+    }
+
+    private static List<String> counts(Tally t, boolean waited) {
+        List<Integer> counts = waited
+                ? List.of(t.pass, t.fail, t.invalid, t.unanswered)
+                : List.of(t.published, t.invalid, t.unanswered);
+        return counts.stream().map(String::valueOf).toList();
+    }
+
+    private static void row(PrintStream out, String agent, List<String> cells) {
+        StringBuilder line = new StringBuilder(String.format("%-32s", agent));
+        cells.forEach(cell -> line.append(String.format(" %10s", cell)));
+        out.println(line);
     }
 
     private static List<Item> read(String input) throws Exception {

@@ -143,6 +143,35 @@ public final class ProoflineClient implements AutoCloseable {
         return producer == null ? verifyOverRest(body) : verifyOverKafka(body);
     }
 
+    /** Where Kafka wrote a published request. */
+    public record Published(String topic, int partition, long offset) {}
+
+    /**
+     * Over Kafka only: writes a request to the input topic and completes once Kafka has acknowledged
+     * it, without waiting for its receipt (for producers that read receipts from the receipts topic,
+     * or not at all). Fails with {@link ProoflineException} {@code unreachable} when Kafka refuses it,
+     * or {@code timeout} when Kafka does not acknowledge it within the client's timeout (it may still
+     * be written then).
+     *
+     * @throws IllegalStateException on a client without {@code kafka(...)}: over HTTP a request is
+     *     answered with its receipt, so there is nothing to publish on its own
+     */
+    public CompletableFuture<Published> publish(String requestJson) {
+        if (producer == null) {
+            throw new IllegalStateException("publish needs a client over Kafka; over HTTP use verify");
+        }
+        byte[] body = requestJson.getBytes(StandardCharsets.UTF_8);
+        CompletableFuture<Published> written = new CompletableFuture<>();
+        producer.send(new ProducerRecord<>(topics.input(), agentId(body), body), (metadata, error) -> {
+            if (error != null) {
+                written.completeExceptionally(error);
+            } else {
+                written.complete(new Published(metadata.topic(), metadata.partition(), metadata.offset()));
+            }
+        });
+        return unreachableAsProofline(written.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
+    }
+
     /** Checks a receipt you were handed, offline but for fetching the agent-card's keys. */
     public VerifiedReceipt verifyOffline(String receiptJson) {
         return checker.check(receiptJson);
