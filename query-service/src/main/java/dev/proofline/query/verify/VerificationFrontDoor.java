@@ -41,6 +41,8 @@ public final class VerificationFrontDoor {
     private static final Logger LOG = LoggerFactory.getLogger(VerificationFrontDoor.class);
     /** How long past its deadline a caller whose receipt is in waits for the acknowledgement of its request. */
     private static final long ACKNOWLEDGEMENT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** How long past the verify timeout the producer's verdict on an unacknowledged write is waited for. */
+    private static final long VERDICT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final RequestParser parser;
     private final Producer<String, byte[]> producer;
@@ -164,12 +166,17 @@ public final class VerificationFrontDoor {
             return notPublished(correlationId, e.getCause().toString());
         } catch (TimeoutException e) {
             replies.forget(correlationId);
-            if (!written.isDone() || written.isCompletedExceptionally()) {
-                return notPublished(
-                        correlationId,
-                        written.isDone() ? "refused" : "no acknowledgement in " + timeout.toSeconds() + " s");
+            RecordMetadata at;
+            try {
+                // The producer's delivery timeout is the verify timeout, so its verdict on this write is
+                // due now: written (the receipt will come; the caller can fetch it by id) or given up
+                // (never written, so "not published" is true and a retry verifies it once).
+                at = written.get(VERDICT_GRACE_NANOS, TimeUnit.NANOSECONDS);
+            } catch (ExecutionException refused) {
+                return notPublished(correlationId, "refused");
+            } catch (TimeoutException noVerdict) {
+                return notPublished(correlationId, "no acknowledgement in " + timeout.toSeconds() + " s");
             }
-            RecordMetadata at = written.join();
             String id = ids.of(at.topic(), at.partition(), at.offset()).toString();
             return Answer.error(ErrorDocument.receiptPending(id));
         }

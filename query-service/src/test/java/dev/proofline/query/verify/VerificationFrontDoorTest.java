@@ -174,6 +174,24 @@ class VerificationFrontDoorTest {
         assertEquals(0, replies.waitingCount());
     }
 
+    /**
+     * Kafka's acknowledgement comes just after the caller's timeout (the producer's delivery timeout
+     * is the verify timeout, so its verdict is due then): the request was written, so it is pending
+     * under its id, not "not published", which would invite a retry that verifies it twice.
+     */
+    @Test
+    void aWriteAcknowledgedJustAfterTheTimeoutIsPendingNotUnpublished() throws Exception {
+        VerificationFrontDoor door = frontDoor(Duration.ofSeconds(1));
+        CompletableFuture<Answer> pending = verifyInBackground(door);
+        Thread.sleep(1_500);
+        producer.completeNext();
+        Answer answer = pending.get(60, TimeUnit.SECONDS);
+        assertEquals(504, answer.status(), answer.json());
+        assertEquals(
+                "receipt_pending", StrictJson.parse(answer.json()).get("code").asString());
+        assertTrue(answer.json().contains(idAt(0)), answer.json());
+    }
+
     /** The id of the request record at this offset of input partition 0. */
     private static String idAt(long offset) {
         return new VerificationIds(ID_KEY).of(TOPICS.input(), 0, offset).toString();
