@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * is appended to a one-partition topic, and the first claim of a payment in that log wins. An
  * instance waits until its reader has passed its own claim, so every instance agrees on the
  * winner without any lock. The topic is never compacted (compaction would keep the last claim, not
- * the first) and keeps a day, far longer than a payment authorization is valid.
+ * the first) and keeps a day, far longer than a payment authorization is valid. A claim whose
+ * request was refused, or never published, is released with a record of its own, so the payer
+ * may send the same payment again.
  */
 public final class PaymentClaims implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PaymentClaims.class);
@@ -69,35 +70,74 @@ public final class PaymentClaims implements AutoCloseable {
     /**
      * Claims a payment (identified by a digest of it, never the payment itself).
      *
-     * @return true when this claim is the first in the log: serve it; false when the payment was
+     * @return this claim when it is the first in the log: serve it; empty when the payment was
      *     already claimed, here or on another instance
      */
-    public boolean claim(String payment, Duration timeout) throws InterruptedException {
+    public Optional<Claim> claim(String payment, Duration timeout) throws InterruptedException {
         String mine = UUID.randomUUID().toString();
-        RecordMetadata written;
+        awaitReadBack(write(payment, mine, timeout), timeout);
+        return mine.equals(first.get(payment)) ? Optional.of(new Claim(payment, mine)) : Optional.empty();
+    }
+
+    /** A payment this instance claimed first. */
+    public final class Claim {
+        private final String payment;
+        private final String id;
+
+        private Claim(String payment, String id) {
+            this.payment = payment;
+            this.id = id;
+        }
+
+        /**
+         * Gives the payment back: it was not settled and nothing was served for it (the request was
+         * refused, or never published), so the payer may send it again. Every instance reads the
+         * release in the same place of the log, after this claim and before any later one, so they
+         * still agree on which claim is first. Returns once this instance has read it.
+         */
+        public void release(Duration timeout) throws InterruptedException {
+            awaitReadBack(write(payment, RELEASED + id, timeout), timeout);
+        }
+    }
+
+    private static final String RELEASED = "released:";
+
+    private long write(String payment, String value, Duration timeout) throws InterruptedException {
         try {
-            written = log.producer()
-                    .send(new ProducerRecord<>(log.topic(), payment, mine))
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return log.producer()
+                    .send(new ProducerRecord<>(log.topic(), payment, value))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .offset();
         } catch (ExecutionException
                 | java.util.concurrent.TimeoutException
                 | org.apache.kafka.common.KafkaException e) {
             throw new IllegalStateException(
                     "the claim could not be written: " + e.getClass().getSimpleName(), e);
         }
+    }
+
+    private void awaitReadBack(long offset, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (readPast.get() < written.offset()) {
+        while (readPast.get() < offset) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the claim was written but not read back in time");
             }
             Thread.sleep(2);
         }
-        return mine.equals(first.get(payment));
     }
 
     private void receive(ConsumerRecord<String, String> record) {
-        if (record.key() != null && record.value() != null && first.putIfAbsent(record.key(), record.value()) == null) {
-            claimedAt.put(record.key(), record.timestamp());
+        String payment = record.key();
+        String value = record.value();
+        if (payment != null && value != null) {
+            if (value.startsWith(RELEASED)) {
+                // Only the first claim's own release counts: a stale one cannot free a later claim.
+                if (first.remove(payment, value.substring(RELEASED.length()))) {
+                    claimedAt.remove(payment);
+                }
+            } else if (first.putIfAbsent(payment, value) == null) {
+                claimedAt.put(payment, record.timestamp());
+            }
         }
         readPast.set(record.offset());
     }

@@ -437,4 +437,54 @@ class X402IT {
             assertEquals(payerBefore, stack.balance(payer()), "no receipt, no charge");
         }
     }
+
+    /**
+     * A payment whose request the pipeline refused is given back: the same Payment-Signature then
+     * pays for the mended request, once. It used to stay claimed, so the mended request was 402
+     * payment_replayed though nothing had been charged.
+     */
+    @Test
+    @Order(8)
+    void aPaymentWhoseRequestWasRefusedServesTheMendedRequestOnce() throws Exception {
+        Map<String, String> tight = paymentSettings(0);
+        tight.put("application.id", "x402-tight");
+        tight.put("verify.budget.steps", "5"); // the invoice takes more; a bare object fewer
+        // Topics of its own: on the shared ones the first node would verify its requests too.
+        for (String topic : List.of("input", "receipts", "dead.letter", "scores")) {
+            tight.put("topics." + topic, "tight-" + topic);
+        }
+        try (ProoflineNode tightNode = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("tight"), tight)) {
+            long payerBefore = stack.balance(payer());
+            String header = stack.run(
+                            "pay.mjs",
+                            "--chain",
+                            stack.chainFile.toString(),
+                            "--url",
+                            tightNode.httpUrl() + "/verify/schema",
+                            "--body",
+                            requestFile.toString(),
+                            "--sign-only")
+                    .get("paymentSignature")
+                    .asString();
+            HttpResponse<String> refused = send(tightNode, Files.readString(requestFile), header);
+            assertEquals(422, refused.statusCode(), refused.body());
+            assertEquals(
+                    "verification_budget_exceeded",
+                    StrictJson.parse(refused.body()).get("code").asString());
+            assertEquals(payerBefore, stack.balance(payer()), "refused, not charged");
+
+            String mended = "{\"task_id\":\"mended\",\"agent_id\":\"paying-seller\","
+                    + "\"expected_schema\":{\"type\":\"object\"},\"submitted_output\":{}}";
+            HttpResponse<String> served = send(tightNode, mended, header);
+            assertEquals(200, served.statusCode(), served.body());
+            assertTrue(served.headers().firstValue("Payment-Response").isPresent(), "settled");
+            assertEquals(payerBefore - PRICE, stack.balance(payer()), "charged once");
+
+            HttpResponse<String> again = send(tightNode, mended, header);
+            assertEquals(402, again.statusCode(), again.body());
+            assertEquals(
+                    "payment_replayed",
+                    StrictJson.parse(again.body()).get("code").asString());
+        }
+    }
 }

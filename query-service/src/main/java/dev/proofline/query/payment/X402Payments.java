@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * by the facilitator (402 {@code payment_invalid}; 503 {@code payment_unavailable} when it cannot
  * answer), claimed so that it is served once across every instance (402 {@code payment_replayed}),
  * and only settled once the pipeline has signed the receipt: a request that ends in an error, or a
- * pipeline that cannot answer, is never charged. A settlement that fails withholds the receipt
+ * pipeline that cannot answer, is never charged. A request refused (a dead letter) or never published
+ * (503) also gives its claim back, so the same payment may be sent again; one whose receipt is late
+ * (504) does not, since the receipt may still come. A settlement that fails withholds the receipt
  * (402 {@code payment_settlement_failed}).
  */
 public final class X402Payments {
@@ -159,14 +162,14 @@ public final class X402Payments {
                     "The facilitator refused the payment: "
                             + verified.path("invalidReason").asString("no reason given") + ".");
         }
-        boolean first;
+        Optional<PaymentClaims.Claim> claim;
         try {
-            first = claims.claim(digest, Duration.ofSeconds(10));
+            claim = claims.claim(digest, Duration.ofSeconds(10));
         } catch (IllegalStateException e) {
             LOG.warn("payment not claimed: {}", e.getMessage());
             return new Admission.Decision.Refuse(Answer.error(ErrorDocument.brokerUnavailable())); // nothing charged
         }
-        if (!first) {
+        if (claim.isEmpty()) {
             return refuse(caller, resourceUrl, priced, ErrorCode.PAYMENT_REPLAYED, "This payment was already used.");
         }
         // Checked again now: the facilitator's verify and the claim took time of the authorization's too.
@@ -186,8 +189,22 @@ public final class X402Payments {
                                 + " send the request again with a new payment.",
                         List.of()));
             }
-            return answer; // refused or unanswered: never charged
+            // Refused, or never published: nothing was served or charged, so the payment is given
+            // back and the payer may send it again (a retry after 503, a request mended after 422).
+            release(claim.get());
+            return answer;
         });
+    }
+
+    /** Gives a claimed payment back; if that fails, the payer signs a new one, as for any refusal. */
+    private static void release(PaymentClaims.Claim claim) {
+        try {
+            claim.release(Duration.ofSeconds(5));
+        } catch (IllegalStateException e) {
+            LOG.warn("payment not released after a refusal: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The receipt exists: settle, and only then hand it over with {@code Payment-Response}. */
