@@ -50,6 +50,7 @@ export function extractPaymentRequired(result) {
     try {
       const parsed = JSON.parse(text);
       if (ok(parsed)) return parsed;
+      if (ok(parsed?.["x402/error"]?.data)) return parsed["x402/error"].data;
     } catch {
       /* not JSON */
     }

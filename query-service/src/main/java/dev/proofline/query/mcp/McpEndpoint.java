@@ -30,6 +30,7 @@ import java.util.Map;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * MCP over Streamable HTTP at {@code /mcp}, served by the official Java SDK as a servlet inside the
@@ -222,18 +223,28 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
 
     /**
      * An answer as a tool result: the JSON as text content, marked {@code isError} for an error. What
-     * REST says in headers travels in {@code _meta} (the x402 MCP transport): a payment requirement
-     * becomes the result's structured content, a settlement {@code x402/payment-response}, and the
-     * allowance {@code proofline/free-allowance}.
+     * REST says in headers travels as the x402 MCP transport says: a payment requirement becomes the
+     * result's structured content and, wrapped as {@code {"x402/error": {code, message, data}}}, its
+     * text; a settlement goes in {@code _meta} under {@code x402/payment-response}, and a failed one in
+     * the requirement too; the allowance goes in {@code _meta} under {@code proofline/free-allowance}.
      */
     static McpSchema.CallToolResult result(Answer answer) {
         McpSchema.CallToolResult.Builder result =
                 McpSchema.CallToolResult.builder().isError(answer.isError());
         Map<String, Object> meta = new java.util.LinkedHashMap<>();
         String required = answer.headers().get(X402.PAYMENT_REQUIRED);
+        String settled = answer.headers().get(X402.PAYMENT_RESPONSE);
         if (required != null) {
-            JsonNode paymentRequired = decoded(required);
-            result.addTextContent(paymentRequired.toString())
+            ObjectNode paymentRequired = (ObjectNode) decoded(required);
+            if (settled != null) { // a settlement that failed: the terms, with what the settlement said
+                paymentRequired.set(X402.MCP_PAYMENT_RESPONSE, decoded(settled));
+            }
+            ObjectNode wrapped = StrictJson.NODES.objectNode();
+            wrapped.putObject("x402/error")
+                    .put("code", 402)
+                    .put("message", paymentRequired.path("error").asString())
+                    .set("data", paymentRequired);
+            result.addTextContent(wrapped.toString())
                     .structuredContent(StrictJson.MAPPER.convertValue(paymentRequired, Map.class));
             JsonNode error = StrictJson.parse(answer.json());
             meta.put("proofline/error", StrictJson.MAPPER.convertValue(error, Map.class));
@@ -245,7 +256,6 @@ public final class McpEndpoint implements RouteGroup, AutoCloseable {
         } else {
             result.addTextContent(answer.json());
         }
-        String settled = answer.headers().get(X402.PAYMENT_RESPONSE);
         if (settled != null) {
             meta.put(X402.MCP_PAYMENT_RESPONSE, StrictJson.MAPPER.convertValue(decoded(settled), Map.class));
         }

@@ -179,7 +179,12 @@ public final class X402Payments {
         listener.paid();
         return new Admission.Decision.Proceed(answer -> {
             if (answer.status() == 200) {
-                return settle(payload, offered, priced, answer);
+                // Over MCP a failed settlement is told as a payment requirement with the settlement in
+                // it (the x402 MCP transport); over HTTP, Payment-Response alone says it.
+                ObjectNode mcpTerms = offer instanceof PaymentOffer.Mcp
+                        ? X402.paymentRequired("", resourceUrl, priced.description(), offered)
+                        : null;
+                return settle(payload, offered, priced, answer, mcpTerms);
             }
             if (answer.status() == 504) {
                 // Not settled, so the receipt must not be had later either: its id is not given.
@@ -208,7 +213,7 @@ public final class X402Payments {
     }
 
     /** The receipt exists: settle, and only then hand it over with {@code Payment-Response}. */
-    private Answer settle(ObjectNode payload, ObjectNode offered, Priced priced, Answer receipt) {
+    private Answer settle(ObjectNode payload, ObjectNode offered, Priced priced, Answer receipt, ObjectNode mcpTerms) {
         JsonNode settlement;
         try {
             settlement = facilitator.settle(payload, offered);
@@ -220,16 +225,16 @@ public final class X402Payments {
                     hexOrUnknown(authorization.path("from")),
                     hexOrUnknown(authorization.path("nonce")),
                     e.getMessage());
-            return settlementFailed(unconfirmed(terms, payload));
+            return settlementFailed(unconfirmed(terms, payload), mcpTerms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return settlementFailed(unconfirmed(terms, payload));
+            return settlementFailed(unconfirmed(terms, payload), mcpTerms);
         }
         if (!settlement.path("success").asBoolean(false)) {
             LOG.warn(
                     "payment not settled, receipt withheld: {}",
                     settlement.path("errorReason").asString("no reason given"));
-            return settlementFailed(settlement);
+            return settlementFailed(settlement, mcpTerms);
         }
         String transaction = settlement.path("transaction").asString("");
         LOG.info(
@@ -262,15 +267,26 @@ public final class X402Payments {
         return settlement;
     }
 
-    private Answer settlementFailed(JsonNode settlement) {
+    /**
+     * The 402 of a settlement that failed: Payment-Response with the settlement, and over MCP the
+     * terms again with the settlement's reason as their error ({@code mcpTerms}, null over HTTP).
+     */
+    private Answer settlementFailed(JsonNode settlement, ObjectNode mcpTerms) {
         listener.refused(ErrorCode.PAYMENT_SETTLEMENT_FAILED.code());
-        return Answer.error(new ErrorDocument(
+        Answer failed = Answer.error(new ErrorDocument(
                         ErrorCode.PAYMENT_SETTLEMENT_FAILED,
                         "The request was verified but the payment's settlement was not confirmed, so the receipt is"
                                 + " withheld; if the facilitator settled it after all, the operator can reconcile it.",
                         List.of()))
                 .withHeader(X402.PAYMENT_RESPONSE, X402.encode(settlement))
                 .withHeader("Cache-Control", "no-store");
+        if (mcpTerms == null) {
+            return failed;
+        }
+        mcpTerms.put(
+                "error",
+                "Payment settlement failed: " + settlement.path("errorReason").asString("no reason given"));
+        return failed.withHeader(X402.PAYMENT_REQUIRED, X402.encode(mcpTerms));
     }
 
     private Admission.Decision refuse(
