@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.proofline.attestor.Conformance;
+import dev.proofline.attestor.SigningKey;
+import dev.proofline.attestor.TrustedKeys;
 import dev.proofline.client.AgentCardKeys;
 import dev.proofline.client.InvalidReceiptException;
 import dev.proofline.client.ProoflineClient;
@@ -80,6 +82,46 @@ class ClientIT {
                         () -> client.verifyOffline(fin.signedJson(), request("requests/invoice-draft.json")));
                 assertTrue(otherData.getMessage().contains("differs"), otherData.getMessage());
             }
+        }
+    }
+
+    /**
+     * Keys pinned by the caller are the only ones a receipt is checked against: the deployment's own
+     * key passes, and a client pinned to another key refuses the same genuine receipt.
+     */
+    @Test
+    void pinnedKeysAreTheOnlyKeysTrusted() throws Exception {
+        String version;
+        try (ProoflineClient reader = ProoflineClient.overRest(node.httpUrl())) {
+            version = reader.verify(request("requests/invoice-final.json"))
+                    .get(30, TimeUnit.SECONDS)
+                    .json()
+                    .at("/attestation/key_version")
+                    .asString();
+        }
+        // The deployment's key, had another way than through the client (here, read once from its card).
+        TrustedKeys deployment =
+                dev.proofline.client.AgentCardKeys.of(node.httpUrl()).forVersion(version);
+        TrustedKeys stranger = TrustedKeys.of(List.of(
+                SigningKey.generate(version, new java.security.SecureRandom()).published()));
+        try (ProoflineClient pinned = ProoflineClient.builder()
+                        .baseUrl(node.httpUrl())
+                        .trustedKeys(deployment)
+                        .build();
+                ProoflineClient pinnedElsewhere = ProoflineClient.builder()
+                        .baseUrl(node.httpUrl())
+                        .trustedKeys(stranger)
+                        .build()) {
+            VerifiedReceipt receipt =
+                    pinned.verify(request("requests/invoice-final.json")).get(30, TimeUnit.SECONDS);
+            assertTrue(receipt.passed());
+            ExecutionException refused = assertThrows(
+                    ExecutionException.class,
+                    () -> pinnedElsewhere
+                            .verify(request("requests/invoice-final.json"))
+                            .get(30, TimeUnit.SECONDS));
+            assertTrue(refused.getCause() instanceof InvalidReceiptException, String.valueOf(refused.getCause()));
+            assertThrows(InvalidReceiptException.class, () -> pinnedElsewhere.verifyOffline(receipt.signedJson()));
         }
     }
 

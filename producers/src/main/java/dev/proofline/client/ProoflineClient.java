@@ -1,6 +1,7 @@
 package dev.proofline.client;
 
 import dev.proofline.attestor.StrictJson;
+import dev.proofline.attestor.TrustedKeys;
 import dev.proofline.contract.Headers;
 import dev.proofline.contract.RequestFields;
 import dev.proofline.contract.Topics;
@@ -72,7 +73,9 @@ public final class ProoflineClient implements AutoCloseable {
         this.baseUrl = builder.baseUrl;
         this.timeout = builder.timeout;
         this.apiKey = builder.apiKey;
-        this.checker = new ReceiptChecker(AgentCardKeys.of(baseUrl));
+        this.checker = builder.pinnedKeys != null
+                ? new ReceiptChecker(builder.pinnedKeys)
+                : new ReceiptChecker(AgentCardKeys.of(baseUrl));
         this.http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         this.topics = builder.topics;
@@ -344,6 +347,7 @@ public final class ProoflineClient implements AutoCloseable {
         private String apiKey;
         private Duration timeout = DEFAULT_TIMEOUT;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private TrustedKeys pinnedKeys;
 
         private Builder() {}
 
@@ -381,6 +385,18 @@ public final class ProoflineClient implements AutoCloseable {
          */
         public Builder apiKey(String token) {
             this.apiKey = CallerKeys.headerSafe(Objects.requireNonNull(token, "token"));
+            return this;
+        }
+
+        /**
+         * Checks every receipt against these keys alone and never reads keys from the agent-card:
+         * for a caller that got the deployment's keys another way ({@code proofline key public}, a
+         * key file it trusts), so that whoever controls the HTTP path cannot swap both a receipt and
+         * the card it is checked with. A receipt signed with any other key is an {@link
+         * InvalidReceiptException}; after a key rotation, pin the new key too.
+         */
+        public Builder trustedKeys(TrustedKeys keys) {
+            this.pinnedKeys = Objects.requireNonNull(keys, "keys");
             return this;
         }
 

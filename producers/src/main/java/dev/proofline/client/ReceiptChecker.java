@@ -7,16 +7,27 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.attestor.TrustedKeys;
 import dev.proofline.attestor.VerificationOutcome;
 import java.util.List;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Checks a receipt offline: its signature against the agent-card's keys and, given the request it
+ * Checks a receipt offline: its signature against the agent-card's keys (or keys the caller pinned) and, given the request it
  * answers, every hash it carries against that request ({@code docs/signing.md}, steps 5 and 6).
  */
 final class ReceiptChecker {
-    private final AgentCardKeys keys;
+    /** The keys trusted for a receipt that names this key version. */
+    private final Function<String, TrustedKeys> keys;
 
     ReceiptChecker(AgentCardKeys keys) {
+        this(keys::forVersion);
+    }
+
+    /** Checks against these keys alone, whatever the agent-card says: keys pinned by the caller. */
+    ReceiptChecker(TrustedKeys pinned) {
+        this(version -> pinned);
+    }
+
+    private ReceiptChecker(Function<String, TrustedKeys> keys) {
         this.keys = keys;
     }
 
@@ -45,7 +56,7 @@ final class ReceiptChecker {
                             .reason(),
                     signedJson);
         }
-        VerificationOutcome outcome = new ReceiptVerifier(keys.forVersion(keyVersion.asString()))
+        VerificationOutcome outcome = new ReceiptVerifier(keys.apply(keyVersion.asString()))
                 .verifySignature(receipt, AttestationContext.VERIFY);
         if (outcome.valid() && request != null) {
             outcome = aboutTheRequest(receipt, request);
