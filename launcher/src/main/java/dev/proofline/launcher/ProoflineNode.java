@@ -393,6 +393,7 @@ public final class ProoflineNode implements AutoCloseable {
                             settings.maxRequestBytes(),
                             settings.connections().httpConnections(),
                             settings.connections().httpThreads(),
+                            settings.connections().httpHeadTimeout(),
                             settings.connections().httpBodyTimeout()),
                     access,
                     routes);

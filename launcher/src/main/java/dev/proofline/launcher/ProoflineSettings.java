@@ -112,6 +112,7 @@ public record ProoflineSettings(
                 new ConnectionLimits(
                         Settings.HTTP_MAX_CONNECTIONS.in(config),
                         Settings.HTTP_MAX_THREADS.in(config),
+                        Settings.HTTP_HEAD_TIMEOUT.in(config),
                         Settings.HTTP_BODY_TIMEOUT.in(config),
                         Settings.FEED_MAX_CLIENTS.in(config),
                         Settings.FEED_MAX_CONNECTED.in(config),
@@ -181,6 +182,7 @@ public record ProoflineSettings(
     public record ConnectionLimits(
             int httpConnections,
             int httpThreads,
+            Duration httpHeadTimeout,
             Duration httpBodyTimeout,
             int feedClients,
             Duration feedConnected,

@@ -184,6 +184,11 @@ public final class Settings {
             "threads serving HTTP requests (Jetty's acceptor and selector among them); a REST verification"
                     + " holds one until its receipt is committed, so this also bounds the verifications in flight"
                     + " (more wait for a thread)");
+    public static final Setting<Duration> HTTP_HEAD_TIMEOUT = Setting.seconds(
+            "http.head.timeout.seconds",
+            20,
+            "how long a request's line and headers may take to arrive once they have begun, however they"
+                    + " trickle in; the connection is closed after that");
     public static final Setting<Duration> HTTP_BODY_TIMEOUT = Setting.seconds(
             "http.body.timeout.seconds",
             30,
@@ -302,6 +307,7 @@ public final class Settings {
             DEAD_LETTER_RETENTION_MS,
             HTTP_MAX_CONNECTIONS,
             HTTP_MAX_THREADS,
+            HTTP_HEAD_TIMEOUT,
             HTTP_BODY_TIMEOUT,
             FEED_MAX_CLIENTS,
             FEED_MAX_CONNECTED,

@@ -54,10 +54,13 @@ public final class HttpServer implements AutoCloseable {
      * @param connections connections held open ({@code http.max.connections})
      * @param threads threads serving requests ({@code http.max.threads}): a verification holds one
      *     until its receipt is committed, so this also caps the verifications in flight
+     * @param headDeadline how long a request's head may take to arrive once it has begun ({@code
+     *     http.head.timeout.seconds})
      * @param bodyDeadline how long a request's body may take to arrive whole ({@code
      *     http.body.timeout.seconds})
      */
-    public record Limits(int requestBytes, int connections, int threads, Duration bodyDeadline) {}
+    public record Limits(
+            int requestBytes, int connections, int threads, Duration headDeadline, Duration bodyDeadline) {}
 
     public static HttpServer start(String host, int port, Limits limits, Filter access, List<RouteGroup> groups) {
         int maxRequestBytes = limits.requestBytes();
@@ -75,6 +78,7 @@ public final class HttpServer implements AutoCloseable {
             cfg.jetty.modifyServer(server -> {
                 server.setErrorHandler(new JsonErrorPages(maxRequestBytes));
                 server.addBean(new ConnectionCap(limits.connections(), server));
+                server.addBean(new RequestHeadDeadline(server, limits.headDeadline()));
             });
             cfg.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(HEADER_CACHE_ROWS));
             // Before every servlet (Javalin's and MCP's), so no route runs before access is decided.

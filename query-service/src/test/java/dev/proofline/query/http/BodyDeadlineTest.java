@@ -45,7 +45,11 @@ class BodyDeadlineTest {
             }
         };
         server = HttpServer.start(
-                "127.0.0.1", 0, new HttpServer.Limits(1 << 20, 100, 32, DEADLINE), everyoneIn, List.of(echo));
+                "127.0.0.1",
+                0,
+                new HttpServer.Limits(1 << 20, 100, 32, Duration.ofSeconds(20), DEADLINE),
+                everyoneIn,
+                List.of(echo));
     }
 
     @AfterEach
