@@ -49,6 +49,7 @@ import dev.proofline.reputation.query.RecentReceipts;
 import dev.proofline.reputation.query.RoutedAgentHistories;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
+import dev.proofline.schemas.DeliveryDeadline;
 import dev.proofline.schemas.RegistryStore;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.SchemaRegistryClient;
@@ -574,17 +575,8 @@ public final class ProoflineNode implements AutoCloseable {
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         // A caller waits at most the verify timeout, so sending must not block longer on missing metadata.
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, verifyTimeout.toMillis());
-        // Nor may it keep trying after the caller was told its request was not published (503,
-        // retryable): a write that succeeded a minute later verified the request all the same, and the
-        // caller's retry verified it a second time. Kafka lets the delivery timeout be no shorter than
-        // the linger plus one request's timeout, so the request timeout shrinks with it.
-        Object lingerSetting = config.get(ProducerConfig.LINGER_MS_CONFIG); // client.linger.ms, if set
-        long linger = lingerSetting == null
-                ? 5
-                : Long.parseLong(lingerSetting.toString().trim()); // Kafka's default: 5
-        long delivery = Math.max(verifyTimeout.toMillis(), linger + 1_000);
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) delivery);
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(30_000, delivery - linger));
+        // Nor may it keep trying after the caller was told its request was not published (503).
+        DeliveryDeadline.within(config, verifyTimeout);
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 2 * maxRequestBytes + 65536);
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());

@@ -191,9 +191,10 @@ public final class Settings {
                     + " trickle in; the connection is closed after that");
     public static final Setting<Duration> HTTP_BODY_TIMEOUT = Setting.seconds(
             "http.body.timeout.seconds",
-            30,
-            "how long a request's body may take to arrive whole, however it trickles in (the idle timeout"
-                    + " bounds only the silence between two bytes); a slower one gets 408 and frees its thread");
+            20,
+            "how long a request's body may take to arrive whole once a server thread has taken the request,"
+                    + " however it trickles in (the idle timeout bounds only the silence between two bytes); a"
+                    + " slower one gets 408 and frees its thread");
     public static final Setting<Integer> FEED_MAX_CLIENTS = Setting.integer(
             "http.feed.max.clients",
             256,

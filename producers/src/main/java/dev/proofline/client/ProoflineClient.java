@@ -7,6 +7,7 @@ import dev.proofline.contract.RequestFields;
 import dev.proofline.contract.Topics;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
+import dev.proofline.schemas.DeliveryDeadline;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import dev.proofline.schemas.avro.Receipt;
 import java.net.URI;
@@ -98,6 +99,8 @@ public final class ProoflineClient implements AutoCloseable {
         Map<String, Object> producerConfig = new HashMap<>(builder.kafka);
         producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        // A request whose caller was told "timeout" or "unreachable" is not written later.
+        DeliveryDeadline.within(producerConfig, builder.timeout);
         this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(), new ByteArraySerializer());
         try {
             this.replies = new CorrelatedReplies(

@@ -60,7 +60,7 @@ final class BodyDeadline implements Filter, AutoCloseable {
         try {
             chain.doFilter(watched, response);
         } finally {
-            watched.received = true;
+            watched.finished();
             due.cancel(false);
         }
     }
@@ -77,30 +77,48 @@ final class BodyDeadline implements Filter, AutoCloseable {
     /** The request, with a body stream that notices its own end. */
     private final class Watched extends HttpServletRequestWrapper {
         private final HttpServletRequest original;
+        /** The request's connection, taken now: once this request is done it may carry the next one. */
+        private final Connection connection;
+
         private final long declared;
+        /** The body was read to its end, or its read failed: nothing left to watch. */
         private volatile boolean received;
+        /** The deadline passed with the body unread: every later read fails too. */
+        private volatile boolean expired;
+        /** The request was handled; guarded by {@code this}, so a late expiry cannot touch the next one. */
+        private boolean finished;
+
         private long read;
         private ServletInputStream stream;
 
         Watched(HttpServletRequest original) {
             super(original);
             this.original = original;
+            this.connection = ServletContextRequest.getServletContextRequest(original)
+                    .getConnectionMetaData()
+                    .getConnection();
             this.declared = original.getContentLengthLong();
         }
 
         /**
-         * Ends the read that waits for more of the body, as Jetty's idle timeout would. Run on the
+         * Ends the read that waits for more of the body, as Jetty's idle timeout would, and marks
+         * the body late so that a read not waiting at this moment fails when it comes. Run on the
          * timer's thread, as Jetty runs its own idle timeouts on its scheduler's.
          */
-        void expire() {
-            if (received) {
+        synchronized void expire() {
+            if (finished || received) {
                 return;
             }
-            Connection connection = ServletContextRequest.getServletContextRequest(original)
-                    .getConnectionMetaData()
-                    .getConnection();
-            connection.onIdleExpired(
-                    new TimeoutException("the body did not arrive within " + deadline.toSeconds() + " s"));
+            expired = true;
+            connection.onIdleExpired(late());
+        }
+
+        synchronized void finished() {
+            finished = true;
+        }
+
+        private TimeoutException late() {
+            return new TimeoutException("the body did not arrive within " + deadline.toSeconds() + " s");
         }
 
         @Override
@@ -131,14 +149,26 @@ final class BodyDeadline implements Filter, AutoCloseable {
 
             @Override
             public int read() throws IOException {
-                int b = body.read();
-                counted(b < 0 ? -1 : 1);
-                return b;
+                byte[] one = new byte[1];
+                int n = read(one, 0, 1);
+                return n < 0 ? -1 : one[0] & 0xFF;
             }
 
             @Override
             public int read(byte[] buffer, int offset, int length) throws IOException {
-                int n = body.read(buffer, offset, length);
+                if (expired) {
+                    received = true;
+                    throw new IOException(late()); // as Jetty fails a read whose idle timeout passed
+                }
+                int n;
+                try {
+                    n = body.read(buffer, offset, length);
+                } catch (IOException failed) {
+                    // Failed by the idle timeout, the deadline or the client: whichever came first
+                    // answers, and this deadline must not fail the answer being written.
+                    received = true;
+                    throw failed;
+                }
                 counted(n);
                 return n;
             }

@@ -194,17 +194,32 @@ public final class X402Payments {
                                 + " send the request again with a new payment.",
                         List.of()));
             }
-            // Refused, or never published: nothing was served or charged, so the payment is given
-            // back and the payer may send it again (a retry after 503, a request mended after 422).
-            release(claim.get());
+            if (!ErrorCode.INTERNAL_ERROR.code().equals(errorCode(answer))) {
+                // Refused (a dead letter: nothing was signed) or most likely never published (503):
+                // nothing was served or charged, so the payment is given back and the payer may send
+                // it again (a retry after 503, a request mended after 422). internal_error is kept:
+                // it says the request failed here, perhaps after it was verified.
+                release(claim.get());
+            }
             return answer;
         });
     }
 
-    /** Gives a claimed payment back; if that fails, the payer signs a new one, as for any refusal. */
+    private static String errorCode(Answer answer) {
+        try {
+            return StrictJson.parse(answer.json()).path("code").asString("");
+        } catch (RuntimeException notJson) {
+            return "";
+        }
+    }
+
+    /**
+     * Gives a claimed payment back; if that fails (Kafka is where the release is written, and it may
+     * be what failed), the payer signs a new one, as for any refusal. Bounded, as the caller waits.
+     */
     private static void release(PaymentClaims.Claim claim) {
         try {
-            claim.release(Duration.ofSeconds(5));
+            claim.release(Duration.ofSeconds(2));
         } catch (IllegalStateException e) {
             LOG.warn("payment not released after a refusal: {}", e.getMessage());
         } catch (InterruptedException e) {

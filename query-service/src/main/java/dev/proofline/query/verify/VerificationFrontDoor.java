@@ -125,9 +125,11 @@ public final class VerificationFrontDoor {
                 answer = publishAndAwait(body, submitter, agentId);
             } catch (RuntimeException e) {
                 // A bug, or a reply that cannot be read: still answered, and finished like any error,
-                // so a free verification taken is given back and nothing is settled.
+                // so a free verification taken is given back and nothing is settled. internal_error,
+                // not a refusal: the request was published and may have its receipt, so a payment
+                // is not given back for it.
                 LOG.warn("a REST/MCP verification failed: {}", Failures.where(e));
-                answer = Answer.error(ErrorDocument.verificationFailed());
+                answer = Answer.error(ErrorDocument.internalError());
             }
             return ((Admission.Decision.Proceed) decision).finish().apply(answer);
         } finally {
@@ -208,7 +210,8 @@ public final class VerificationFrontDoor {
                 LOG.warn(
                         "a receipt came back for a request Kafka did not acknowledge: {}",
                         e.getClass().getSimpleName());
-                return Answer.error(ErrorDocument.brokerUnavailable());
+                // Not broker_unavailable ("most likely not published"): this request was verified.
+                return Answer.error(ErrorDocument.internalError());
             }
             String expected = ids.of(at.topic(), at.partition(), at.offset()).toString();
             if (!expected.equals(receipt.getVerificationId())) {
