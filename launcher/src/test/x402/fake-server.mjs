@@ -11,7 +11,8 @@
 //      (error = reason) and, after a failed settle, PAYMENT-RESPONSE too. Malformed header -> 400.
 // It also serves POST /mcp (MCP Streamable HTTP, stateless) with one paid tool "paid_echo", per
 // specs/transports-v2/mcp.md: no params._meta["x402/payment"] -> result {isError:true,
-// structuredContent: PaymentRequired, content:[{type:"text", text: JSON of it}]}; with a payment ->
+// structuredContent: PaymentRequired, content:[{type:"text", text: JSON of {"x402/error": {code: 402,
+// message, data: PaymentRequired}}}]}; with a payment ->
 // verify, run the tool, settle, result with _meta["x402/payment-response"] = SettleResponse.
 // ============================================================================================
 //
@@ -81,7 +82,14 @@ function mcpToolError(paymentRequiredObj) {
   return {
     isError: true,
     structuredContent: paymentRequiredObj,
-    content: [{ type: "text", text: JSON.stringify(paymentRequiredObj) }],
+    content: [
+      {
+        type: "text",
+        text: JSON.stringify({
+          "x402/error": { code: 402, message: paymentRequiredObj.error, data: paymentRequiredObj },
+        }),
+      },
+    ],
   };
 }
 

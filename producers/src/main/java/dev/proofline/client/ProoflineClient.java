@@ -178,7 +178,7 @@ public final class ProoflineClient implements AutoCloseable {
         return unreachableAsProofline(written.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
     }
 
-    /** Checks a receipt you were handed, offline but for fetching the agent-card's keys. */
+    /** Checks a receipt you were handed, offline but for fetching the agent-card's keys (none when pinned). */
     public VerifiedReceipt verifyOffline(String receiptJson) {
         return checker.check(receiptJson);
     }
@@ -443,7 +443,8 @@ public final class ProoflineClient implements AutoCloseable {
         public ProoflineClient build() {
             if (baseUrl == null) {
                 throw new IllegalStateException(
-                        "baseUrl is required: the agent-card there holds the keys receipts are checked with");
+                        "baseUrl is required: REST, the schema registry and (unless trustedKeys pins them) the"
+                                + " agent-card's keys are there");
             }
             return new ProoflineClient(this);
         }

@@ -1,5 +1,6 @@
 package dev.proofline.client;
 
+import dev.proofline.attestor.TrustedKeys;
 import dev.proofline.contract.Topics;
 import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
@@ -48,8 +49,34 @@ public final class VerifiedReceiptStream implements AutoCloseable {
             AgentCardKeys keys,
             boolean fromBeginning,
             Listener listener) {
+        this(kafka, receiptsTopic, deadLetterTopic, registry, new ReceiptChecker(keys), fromBeginning, listener);
+    }
+
+    /**
+     * The same, checking every receipt against keys the caller pinned ({@link
+     * ProoflineClient.Builder#trustedKeys}) and never against an agent-card's.
+     */
+    public VerifiedReceiptStream(
+            Map<String, Object> kafka,
+            String receiptsTopic,
+            String deadLetterTopic,
+            SchemaRegistryClient registry,
+            TrustedKeys pinnedKeys,
+            boolean fromBeginning,
+            Listener listener) {
+        this(kafka, receiptsTopic, deadLetterTopic, registry, new ReceiptChecker(pinnedKeys), fromBeginning, listener);
+    }
+
+    private VerifiedReceiptStream(
+            Map<String, Object> kafka,
+            String receiptsTopic,
+            String deadLetterTopic,
+            SchemaRegistryClient registry,
+            ReceiptChecker checker,
+            boolean fromBeginning,
+            Listener listener) {
         this.receipts = new AvroSerde<>(registry, Receipt.getClassSchema());
-        this.checker = new ReceiptChecker(keys);
+        this.checker = checker;
         this.listener = listener;
         Topics topics = Topics.defaults()
                 .withReceipts(receiptsTopic)

@@ -29,20 +29,25 @@ import org.slf4j.LoggerFactory;
  * header timeout passes.
  *
  * <p>Open connections are looked at once a second: each one whose parser is inside a head has the
- * moment it was first seen there, and is closed when that is older than the deadline. A connection
+ * moment it was first seen inside that head (told apart from the next by the count of requests the
+ * connection has begun), and is closed when that is older than the deadline. A connection
  * between requests (its parser at the start) or reading a body is not this class's business: the idle
  * timeout and {@link BodyDeadline} bound those. The parser's state is read from the sweeping thread
  * without a lock; a stale read only moves a decision to the next sweep.
  */
 final class RequestHeadDeadline extends AbstractLifeCycle implements Connection.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(RequestHeadDeadline.class);
-    private static final long NOT_IN_A_HEAD = Long.MIN_VALUE;
+    /** Where a connection stood at the last sweep: how many heads it had begun, and since when it has been in this one. */
+    private record Seen(long heads, long since) {
+        static final Seen NOT_IN_A_HEAD = new Seen(-1, Long.MIN_VALUE);
+    }
+
     private static final long LOG_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
 
     private final Server server;
     private final Duration deadline;
-    /** Each open HTTP/1 connection, and when the head it is reading was first seen ({@link #NOT_IN_A_HEAD}). */
-    private final Map<HttpConnection, Long> open = new ConcurrentHashMap<>();
+    /** Each open HTTP/1 connection, and the head it was seen reading, if any. */
+    private final Map<HttpConnection, Seen> open = new ConcurrentHashMap<>();
 
     private final AtomicLong closed = new AtomicLong();
     private long lastLogged = System.nanoTime() - LOG_EVERY_NANOS;
@@ -80,7 +85,7 @@ final class RequestHeadDeadline extends AbstractLifeCycle implements Connection.
     @Override
     public void onOpened(Connection connection) {
         if (connection instanceof HttpConnection http) {
-            open.put(http, NOT_IN_A_HEAD);
+            open.put(http, Seen.NOT_IN_A_HEAD);
         }
     }
 
@@ -90,21 +95,31 @@ final class RequestHeadDeadline extends AbstractLifeCycle implements Connection.
     }
 
     private void sweep() {
-        long now = System.nanoTime();
-        open.replaceAll((connection, since) -> {
-            if (!inAHead(connection.getParser().getState())) {
-                return NOT_IN_A_HEAD;
-            }
-            if (since == NOT_IN_A_HEAD) {
-                return now;
-            }
-            if (now - since > deadline.toNanos()) {
-                connection.getEndPoint().close();
-                closed.incrementAndGet();
-            }
-            return since;
-        });
-        logNowAndThen(now);
+        try {
+            long now = System.nanoTime();
+            open.replaceAll((connection, seen) -> next(connection, seen, now));
+            logNowAndThen(now);
+        } catch (RuntimeException e) {
+            // One failure must not end the sweeps: a scheduled task that throws is never run again.
+            LOG.warn("the request-head deadline's sweep failed: {}", e.toString());
+        }
+    }
+
+    private Seen next(HttpConnection connection, Seen seen, long now) {
+        if (!inAHead(connection.getParser().getState())) {
+            return Seen.NOT_IN_A_HEAD;
+        }
+        // Heads counted so far: a connection seen inside a head at two sweeps may be inside two
+        // different quick ones (a proxy's busy keep-alive connection); only the same head is timed.
+        long heads = connection.getMessagesIn();
+        if (seen.heads() != heads) {
+            return new Seen(heads, now);
+        }
+        if (now - seen.since() > deadline.toNanos() && connection.getEndPoint().isOpen()) {
+            connection.getEndPoint().close();
+            closed.incrementAndGet();
+        }
+        return seen;
     }
 
     /** Past the first byte of a request and before its body: the request line or the headers. */

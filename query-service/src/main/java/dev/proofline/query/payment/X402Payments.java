@@ -97,7 +97,14 @@ public final class X402Payments {
                                 + " the request again with Payment-Signature."
                         : priced.description() + " costs " + priced.amount() + " atomic units here; pay as"
                                 + " Payment-Required says and send the request again with Payment-Signature.",
-                "PAYMENT-SIGNATURE header is required");
+                overMcp(resourceUrl)
+                        ? "Payment required: send the PaymentPayload in _meta[\"x402/payment\"]"
+                        : "PAYMENT-SIGNATURE header is required");
+    }
+
+    /** MCP tools are priced as {@code mcp://tool/<name>} resources; REST routes by their URL. */
+    private static boolean overMcp(String resourceUrl) {
+        return resourceUrl.startsWith("mcp://");
     }
 
     /** The decision for a request whose caller has no free verification left. */
@@ -119,11 +126,15 @@ public final class X402Payments {
                     ? X402.decodePayload(header.base64())
                     : X402.checkPayload(((PaymentOffer.Mcp) offer).payload());
         } catch (IllegalArgumentException e) {
+            String message = "The payment " + e.getMessage() + "; it must be an x402 version 2 PaymentPayload.";
+            if (offer instanceof PaymentOffer.Mcp) {
+                // The x402 MCP transport answers an invalid payment with PaymentRequired, as any refusal;
+                // HTTP's answers a malformed header with a plain 400.
+                return refuse(caller, resourceUrl, priced, ErrorCode.PAYMENT_MALFORMED, message);
+            }
             listener.refused(ErrorCode.PAYMENT_MALFORMED.code());
-            return new Admission.Decision.Refuse(Answer.error(new ErrorDocument(
-                    ErrorCode.PAYMENT_MALFORMED,
-                    "The payment " + e.getMessage() + "; it must be an x402 version 2 PaymentPayload.",
-                    List.of())));
+            return new Admission.Decision.Refuse(
+                    Answer.error(new ErrorDocument(ErrorCode.PAYMENT_MALFORMED, message, List.of())));
         }
         ObjectNode offered = terms.requirements(priced.amount());
         if (!matchesOffer(payload, offered)) {

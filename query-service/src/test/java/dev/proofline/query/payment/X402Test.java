@@ -182,4 +182,44 @@ class X402Test {
             assertThrows(IllegalArgumentException.class, () -> X402.decodePayload(bad), bad);
         }
     }
+
+    /**
+     * Over MCP a malformed payment is refused with the terms again (the x402 MCP transport answers an
+     * invalid payment with PaymentRequired); over HTTP with a plain 400. Neither reaches the facilitator
+     * or the claims, so none is given here.
+     */
+    @Test
+    void aMalformedPaymentOverMcpGetsTheTermsAgainAndOverHttpAPlain400() throws Exception {
+        X402Payments payments =
+                new X402Payments(terms, null, null, null, PaymentListener.NONE, java.time.Clock.systemUTC());
+        X402Payments.Priced priced = payments.score();
+        ObjectNode notAPayload = (ObjectNode) StrictJson.parse("{\"x402Version\":2}");
+
+        dev.proofline.query.verify.Admission.Decision overMcp =
+                payments.decide(null, new PaymentOffer.Mcp(notAPayload), "mcp://tool/verify_schema", priced);
+        dev.proofline.query.Answer mcp = ((dev.proofline.query.verify.Admission.Decision.Refuse) overMcp).answer();
+        assertEquals(
+                "payment_malformed", StrictJson.parse(mcp.json()).get("code").asString());
+        ObjectNode required = (ObjectNode)
+                StrictJson.parse(Base64.getDecoder().decode(mcp.headers().get(X402.PAYMENT_REQUIRED)));
+        assertEquals(2, required.get("x402Version").asInt());
+        assertEquals("mcp://tool/verify_schema", required.at("/resource/url").asString());
+
+        dev.proofline.query.verify.Admission.Decision overHttp = payments.decide(
+                null,
+                new PaymentOffer.Header(Base64.getEncoder().encodeToString("{}".getBytes(StandardCharsets.UTF_8))),
+                "http://127.0.0.1/verify/schema",
+                priced);
+        dev.proofline.query.Answer http = ((dev.proofline.query.verify.Admission.Decision.Refuse) overHttp).answer();
+        assertEquals(400, http.status());
+        assertFalse(http.headers().containsKey(X402.PAYMENT_REQUIRED));
+
+        ObjectNode unpaid = (ObjectNode) StrictJson.parse(Base64.getDecoder()
+                .decode(((dev.proofline.query.verify.Admission.Decision.Refuse)
+                                payments.decide(null, PaymentOffer.NONE, "mcp://tool/verify_schema", priced))
+                        .answer()
+                        .headers()
+                        .get(X402.PAYMENT_REQUIRED)));
+        assertTrue(unpaid.get("error").asString().contains("_meta"), unpaid.toString());
+    }
 }
