@@ -189,15 +189,7 @@ class X402IT {
     void theReferenceClientPaysGetsAVerifiableReceiptAndCannotReplayThePayment() throws Exception {
         long payerBefore = stack.balance(payer());
         long payToBefore = stack.balance(payTo());
-        JsonNode paid = stack.run(
-                "pay.mjs",
-                "--chain",
-                stack.chainFile.toString(),
-                "--url",
-                node.httpUrl() + "/verify/schema",
-                "--body",
-                requestFile.toString(),
-                "--print-signature");
+        JsonNode paid = payForVerification(node, "--print-signature");
         assertEquals(200, paid.get("status").asInt(), paid.toString());
         assertTrue(paid.get("paymentResponse").get("success").asBoolean(), paid.toString());
         JsonNode receipt = paid.get("body");
@@ -207,16 +199,8 @@ class X402IT {
         assertEquals(payerBefore - PRICE, stack.balance(payer()), "the payer paid exactly the price");
         assertEquals(payToBefore + PRICE, stack.balance(payTo()), "pay-to received exactly the price");
 
-        JsonNode replayed = stack.run(
-                "pay.mjs",
-                "--chain",
-                stack.chainFile.toString(),
-                "--url",
-                node.httpUrl() + "/verify/schema",
-                "--body",
-                requestFile.toString(),
-                "--signature",
-                paid.get("paymentSignature").asString());
+        JsonNode replayed = payForVerification(
+                node, "--signature", paid.get("paymentSignature").asString());
         assertEquals(402, replayed.get("status").asInt(), replayed.toString());
         assertEquals("payment_replayed", replayed.get("body").get("code").asString());
         assertEquals(payerBefore - PRICE, stack.balance(payer()), "a replay moves nothing");
@@ -231,15 +215,7 @@ class X402IT {
     void aTamperedPaymentIsRefusedAndOnePaymentSentTwiceAtOnceIsServedOnce() throws Exception {
         long payerBefore = stack.balance(payer());
         String request = Files.readString(requestFile);
-        JsonNode signed = stack.run(
-                "pay.mjs",
-                "--chain",
-                stack.chainFile.toString(),
-                "--url",
-                node.httpUrl() + "/verify/schema",
-                "--body",
-                requestFile.toString(),
-                "--sign-only");
+        JsonNode signed = payForVerification(node, "--sign-only");
         ObjectNode payload = (ObjectNode) signed.get("paymentPayload");
 
         ObjectNode cheaper = payload.deepCopy();
@@ -301,6 +277,19 @@ class X402IT {
         }
     }
 
+    /** The reference x402 client paying for a verification of the request file at {@code to}, with more of its options. */
+    private static JsonNode payForVerification(ProoflineNode to, String... options) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "--chain",
+                stack.chainFile.toString(),
+                "--url",
+                to.httpUrl() + "/verify/schema",
+                "--body",
+                requestFile.toString()));
+        args.addAll(List.of(options));
+        return stack.run("pay.mjs", args.toArray(String[]::new));
+    }
+
     private static String encode(JsonNode payload) {
         return Base64.getEncoder().encodeToString(payload.toString().getBytes(StandardCharsets.UTF_8));
     }
@@ -337,15 +326,7 @@ class X402IT {
         try (ProoflineNode second = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("second"), sharing)) {
             long payerBefore = stack.balance(payer());
             String request = Files.readString(requestFile);
-            JsonNode signed = stack.run(
-                    "pay.mjs",
-                    "--chain",
-                    stack.chainFile.toString(),
-                    "--url",
-                    node.httpUrl() + "/verify/schema",
-                    "--body",
-                    requestFile.toString(),
-                    "--sign-only");
+            JsonNode signed = payForVerification(node, "--sign-only");
             String header = signed.get("paymentSignature").asString();
             List<CompletableFuture<HttpResponse<String>>> both = List.of(
                     CompletableFuture.supplyAsync(() -> send(node, request, header)),
@@ -423,14 +404,7 @@ class X402IT {
         slow.put("verify.eager.commit.ms", "0"); // and never earlier
         try (ProoflineNode slowNode = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("slow"), slow)) {
             long payerBefore = stack.balance(payer());
-            JsonNode unanswered = stack.run(
-                    "pay.mjs",
-                    "--chain",
-                    stack.chainFile.toString(),
-                    "--url",
-                    slowNode.httpUrl() + "/verify/schema",
-                    "--body",
-                    requestFile.toString());
+            JsonNode unanswered = payForVerification(slowNode);
             assertEquals(504, unanswered.get("status").asInt(), unanswered.toString());
             assertEquals("receipt_pending", unanswered.get("body").get("code").asString());
             assertTrue(unanswered.get("paymentResponse").isNull(), "nothing settled");
@@ -455,15 +429,7 @@ class X402IT {
         }
         try (ProoflineNode tightNode = TestNodes.start(kafka.bootstrapServers(), tmp.resolve("tight"), tight)) {
             long payerBefore = stack.balance(payer());
-            String header = stack.run(
-                            "pay.mjs",
-                            "--chain",
-                            stack.chainFile.toString(),
-                            "--url",
-                            tightNode.httpUrl() + "/verify/schema",
-                            "--body",
-                            requestFile.toString(),
-                            "--sign-only")
+            String header = payForVerification(tightNode, "--sign-only")
                     .get("paymentSignature")
                     .asString();
             HttpResponse<String> refused = send(tightNode, Files.readString(requestFile), header);
