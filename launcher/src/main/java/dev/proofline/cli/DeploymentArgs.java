@@ -12,7 +12,8 @@ import java.util.Set;
 import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
- * The words of a command that acts on a running deployment ({@code caller}, {@code replay}): its own
+ * The words of a command that acts on a running deployment ({@code caller}, {@code replay},
+ * {@code publish}, {@code receipts}): its own
  * options, its positional words, and every other {@code --name VALUE} taken as a setting of
  * {@code up} (a config file, {@code --data-dir}, {@code --bootstrap-servers}...), so the command finds
  * the same Kafka, topics and secret the deployment uses.
@@ -46,6 +47,16 @@ record DeploymentArgs(
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+    }
+
+    /** The command's own options and positional words, to read as {@link Args} read them. */
+    Args ownArgs() {
+        List<String> words = new ArrayList<>(positional);
+        own.forEach((name, value) -> {
+            words.add("--" + name);
+            words.add(value);
+        });
+        return new Args(words, own.keySet());
     }
 
     /** Kafka client properties for the deployment's cluster. */

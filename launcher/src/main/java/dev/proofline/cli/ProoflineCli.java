@@ -60,13 +60,14 @@ public final class ProoflineCli {
                         with --brokers 3 a KRaft cluster of three brokers, each its own JVM
                     """),
             new Subcommand("publish", new PublishCommand(), """
-                    publish FILE|DIR|- [--bootstrap-servers HOST:PORT] [--url URL] [--no-wait]
+                    publish FILE|DIR|- [--url URL] [--no-wait] [--bootstrap-servers HOST:PORT] [--config FILE] [--<setting> VALUE]...
                         publish requests (JSON, JSON Lines or a directory), wait for their verified receipts
                         (--no-wait: for Kafka's acknowledgement only), print a summary per agent; exit 1 if any
                         was invalid, or got no receipt (--no-wait: was not published)
                     """),
             new Subcommand("receipts", new ReceiptsCommand(), """
-                    receipts --follow [--agent ID] [--from-beginning] [--max N] [--bootstrap-servers HOST:PORT] [--url URL]
+                    receipts --follow [--agent ID] [--from-beginning] [--max N] [--url URL] [--bootstrap-servers HOST:PORT]
+                             [--config FILE] [--<setting> VALUE]...
                         print receipts as they land, each signature checked; unverifiable ones go to stderr
                     """),
             new Subcommand("score", new ScoreCommand(), """

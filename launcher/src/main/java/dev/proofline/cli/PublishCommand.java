@@ -26,7 +26,8 @@ import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
 /**
- * {@code proofline publish FILE|DIR|- [--bootstrap-servers HOST:PORT] [--url URL] [--no-wait]}:
+ * {@code proofline publish FILE|DIR|- [--url URL] [--no-wait] [--bootstrap-servers HOST:PORT] [--config FILE]
+ * [--<setting> VALUE]...}:
  * publishes verification requests (a JSON file, JSON Lines, every .json/.jsonl file of a
  * directory, or standard input), with a progress line, waits for their verified receipts (with
  * {@code --no-wait}, for Kafka's acknowledgement of each write only), and prints a summary per agent.
@@ -59,7 +60,10 @@ final class PublishCommand implements Command {
                 rest.add(word);
             }
         }
-        Args args = new Args(rest, Set.of("bootstrap-servers", "url"));
+        // --bootstrap-servers, --config FILE and any --<setting> VALUE of `up` (client.* security
+        // settings, renamed topics) reach the deployment as `up` does.
+        DeploymentArgs deployment = DeploymentArgs.parse(rest, Set.of("url"));
+        Args args = deployment.ownArgs();
         String input = args.positional(0, "FILE, DIR or -");
         args.expectPositionals(1);
         boolean wait = !flags.containsKey("no-wait");
@@ -77,8 +81,11 @@ final class PublishCommand implements Command {
         }
         Progress progress = new Progress(out);
         long start = System.nanoTime();
-        try (ProoflineClient client = ProoflineClient.overKafka(
-                args.option("bootstrap-servers", "127.0.0.1:9092"), args.option("url", "http://127.0.0.1:8080"))) {
+        try (ProoflineClient client = ProoflineClient.builder()
+                .baseUrl(args.option("url", "http://127.0.0.1:8080"))
+                .kafka(deployment.kafkaClient())
+                .topics(deployment.settings().topics())
+                .build()) {
             Semaphore inFlight = new Semaphore(IN_FLIGHT);
             List<CompletableFuture<?>> all = new ArrayList<>();
             int[] done = {0};

@@ -4,18 +4,16 @@ import dev.proofline.client.AgentCardKeys;
 import dev.proofline.client.InvalidReceiptException;
 import dev.proofline.client.VerifiedReceipt;
 import dev.proofline.client.VerifiedReceiptStream;
-import dev.proofline.contract.Topics;
 import dev.proofline.schemas.RestSchemaRegistryClient;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code proofline receipts --follow [--agent ID] [--from-beginning] [--max N] [--bootstrap-servers
- * HOST:PORT] [--url URL]}: one line per receipt whose signature verifies, as it lands; receipts that
+ * {@code proofline receipts --follow [--agent ID] [--from-beginning] [--max N] [--url URL]
+ * [--bootstrap-servers HOST:PORT] [--config FILE] [--<setting> VALUE]...}: one line per receipt whose signature verifies, as it lands; receipts that
  * do not verify are reported on stderr, never printed as valid.
  */
 final class ReceiptsCommand implements Command {
@@ -23,11 +21,12 @@ final class ReceiptsCommand implements Command {
     public int run(List<String> words, PrintStream out, PrintStream err) throws Exception {
         boolean follow = words.contains("--follow");
         boolean fromBeginning = words.contains("--from-beginning");
-        Args args = new Args(
+        DeploymentArgs deployment = DeploymentArgs.parse(
                 words.stream()
                         .filter(w -> !w.equals("--follow") && !w.equals("--from-beginning"))
                         .toList(),
-                Set.of("agent", "max", "bootstrap-servers", "url"));
+                Set.of("agent", "max", "url"));
+        Args args = deployment.ownArgs();
         args.expectPositionals(0);
         if (!follow) {
             throw new UsageException("only --follow is supported: receipts are a stream");
@@ -63,8 +62,8 @@ final class ReceiptsCommand implements Command {
             }
         };
         try (VerifiedReceiptStream stream = new VerifiedReceiptStream(
-                Map.of("bootstrap.servers", args.option("bootstrap-servers", "127.0.0.1:9092")),
-                args.option("topic", Topics.DEFAULT_RECEIPTS),
+                deployment.kafkaClient(),
+                deployment.settings().topics().receipts(),
                 null,
                 new RestSchemaRegistryClient(url),
                 AgentCardKeys.of(url),

@@ -156,6 +156,31 @@ class ClientIT {
                     () -> client.verify("{\"task_id\": 7}").get(30, TimeUnit.SECONDS));
             ProoflineException error = assertInstanceOf(ProoflineException.class, refused.getCause());
             assertEquals(java.util.Optional.of(dev.proofline.contract.ErrorCode.INVALID_REQUEST), error.errorCode());
+
+            // The CLI reaches it too, given the deployment's settings as `up` takes them.
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            int exit = dev.proofline.cli.ProoflineCliAccess.run(
+                    List.of(
+                            "publish",
+                            Conformance.file("requests/invoice-final.json").toString(),
+                            "--url",
+                            teamA.httpUrl(),
+                            "--bootstrap-servers",
+                            kafka.bootstrapServers(),
+                            "--topics.input",
+                            renamed.input(),
+                            "--topics.receipts",
+                            renamed.receipts(),
+                            "--topics.dead.letter",
+                            renamed.deadLetter()),
+                    out);
+            String printed = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, exit, printed);
+            assertTrue(
+                    printed.lines()
+                            .anyMatch(l -> l.trim().split("\\s+")[0].equals("total")
+                                    && l.trim().split("\\s+")[1].equals("1")),
+                    printed);
         }
         try (var admin =
                 org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
