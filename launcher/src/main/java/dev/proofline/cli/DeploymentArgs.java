@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.clients.CommonClientConfigs;
 
@@ -31,11 +32,18 @@ record DeploymentArgs(
                 positional.add(word);
                 continue;
             }
-            if (i + 1 >= words.size()) {
-                throw new UsageException(word + " needs a value");
-            }
             String name = word.substring(2);
-            (ownOptions.contains(name) ? own : settings).put(name, words.get(++i));
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) { // --name=value, as Args takes it
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (i + 1 >= words.size()) {
+                throw new UsageException(word + " needs a value");
+            } else {
+                value = words.get(++i);
+            }
+            (ownOptions.contains(name) ? own : settings).put(name, value);
         }
         try {
             ProoflineConfig config = ProoflineConfig.load(settings, System.getenv());
@@ -57,6 +65,21 @@ record DeploymentArgs(
             words.add(value);
         });
         return new Args(words, own.keySet());
+    }
+
+    /**
+     * The deployment's base URL: {@code --url} when given, else its {@code public.url}, else its own
+     * host and HTTP port (8080 when the port is chosen at start).
+     */
+    String baseUrl() {
+        return Optional.ofNullable(own.get("url"))
+                .or(settings::publicUrl)
+                .orElse("http://" + settings.host() + ":" + (settings.httpPort() == 0 ? 8080 : settings.httpPort()));
+    }
+
+    /** Where the deployment's schema registry answers: {@code schema.registry.url}, else its base URL. */
+    String registryUrl() {
+        return settings.schemaRegistryUrl().orElse(baseUrl());
     }
 
     /** Kafka client properties for the deployment's cluster. */

@@ -82,7 +82,8 @@ final class PublishCommand implements Command {
         Progress progress = new Progress(out);
         long start = System.nanoTime();
         try (ProoflineClient client = ProoflineClient.builder()
-                .baseUrl(args.option("url", "http://127.0.0.1:8080"))
+                .baseUrl(deployment.baseUrl())
+                .schemaRegistryUrl(deployment.registryUrl())
                 .kafka(deployment.kafkaClient())
                 .topics(deployment.settings().topics())
                 .build()) {

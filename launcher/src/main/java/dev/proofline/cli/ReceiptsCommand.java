@@ -33,7 +33,7 @@ final class ReceiptsCommand implements Command {
         }
         String agent = args.option("agent");
         int max = (int) args.wholeNumber("max", 0, 0, Integer.MAX_VALUE);
-        String url = args.option("url", "http://127.0.0.1:8080");
+        String url = deployment.baseUrl();
         CountDownLatch enough = new CountDownLatch(1);
         AtomicInteger printed = new AtomicInteger();
         AtomicInteger invalid = new AtomicInteger();
@@ -65,7 +65,7 @@ final class ReceiptsCommand implements Command {
                 deployment.kafkaClient(),
                 deployment.settings().topics().receipts(),
                 null,
-                new RestSchemaRegistryClient(url),
+                new RestSchemaRegistryClient(deployment.registryUrl()),
                 AgentCardKeys.of(url),
                 fromBeginning,
                 listener)) {

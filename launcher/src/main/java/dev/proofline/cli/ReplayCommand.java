@@ -45,9 +45,7 @@ final class ReplayCommand implements Command {
         }
         ProoflineSettings resolved = args.settings();
         Map<String, Object> kafka = args.kafkaClient();
-        String registryUrl = Optional.ofNullable(own.get("url"))
-                .or(resolved::schemaRegistryUrl)
-                .orElse("http://" + resolved.host() + ":" + (resolved.httpPort() == 0 ? 8080 : resolved.httpPort()));
+        String registryUrl = own.containsKey("url") ? args.baseUrl() : args.registryUrl();
         Path outDir = Paths.get(own.getOrDefault("out", "replay"));
         // Before the replay, which may take hours: a report with nowhere to go would be lost at the end.
         try {

@@ -201,6 +201,9 @@ class ProoflineCliTest {
         Run max = cli("receipts", "--follow", "--max", "abc", "--bootstrap-servers", "127.0.0.1:1");
         assertEquals(2, max.exit(), max.err());
         assertTrue(max.err().contains("--max takes a whole number"), max.err());
+        Run joined = cli("receipts", "--follow", "--max=abc", "--bootstrap-servers=127.0.0.1:1");
+        assertEquals(2, joined.exit(), joined.err());
+        assertTrue(joined.err().contains("--max takes a whole number"), "--name=value is read: " + joined.err());
         for (String url : new String[] {"localhost:8080", "ftp://host", "http://a b"}) {
             Run score = cli("score", "seller", "--url", url);
             assertEquals(2, score.exit(), score.err());

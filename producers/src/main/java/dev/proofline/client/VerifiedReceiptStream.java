@@ -64,7 +64,14 @@ public final class VerifiedReceiptStream implements AutoCloseable {
             TrustedKeys pinnedKeys,
             boolean fromBeginning,
             Listener listener) {
-        this(kafka, receiptsTopic, deadLetterTopic, registry, new ReceiptChecker(pinnedKeys), fromBeginning, listener);
+        this(
+                kafka,
+                receiptsTopic,
+                deadLetterTopic,
+                registry,
+                new ReceiptChecker(java.util.Objects.requireNonNull(pinnedKeys, "pinnedKeys")),
+                fromBeginning,
+                listener);
     }
 
     private VerifiedReceiptStream(

@@ -106,12 +106,13 @@ final class RequestHeadDeadline extends AbstractLifeCycle implements Connection.
     }
 
     private Seen next(HttpConnection connection, Seen seen, long now) {
+        // Heads completed so far: a connection seen inside a head at two sweeps may be inside two
+        // different quick ones (a proxy's busy keep-alive connection); only the same head is timed.
+        // Read before the state, so a head that ends between the two reads restarts the clock.
+        long heads = connection.getMessagesIn();
         if (!inAHead(connection.getParser().getState())) {
             return Seen.NOT_IN_A_HEAD;
         }
-        // Heads counted so far: a connection seen inside a head at two sweeps may be inside two
-        // different quick ones (a proxy's busy keep-alive connection); only the same head is timed.
-        long heads = connection.getMessagesIn();
         if (seen.heads() != heads) {
             return new Seen(heads, now);
         }
