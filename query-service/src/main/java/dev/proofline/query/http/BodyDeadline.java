@@ -76,7 +76,6 @@ final class BodyDeadline implements Filter, AutoCloseable {
 
     /** The request, with a body stream that notices its own end. */
     private final class Watched extends HttpServletRequestWrapper {
-        private final HttpServletRequest original;
         /** The request's connection, taken now: once this request is done it may carry the next one. */
         private final Connection connection;
 
@@ -93,7 +92,6 @@ final class BodyDeadline implements Filter, AutoCloseable {
 
         Watched(HttpServletRequest original) {
             super(original);
-            this.original = original;
             this.connection = ServletContextRequest.getServletContextRequest(original)
                     .getConnectionMetaData()
                     .getConnection();
@@ -124,7 +122,7 @@ final class BodyDeadline implements Filter, AutoCloseable {
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                stream = new Counted(original.getInputStream());
+                stream = new Counted(super.getInputStream());
             }
             return stream;
         }
@@ -136,7 +134,7 @@ final class BodyDeadline implements Filter, AutoCloseable {
         @Override
         public BufferedReader getReader() throws IOException {
             received = true;
-            return original.getReader();
+            return super.getReader();
         }
 
         /** Counts what is read, so the body's end is known whether or not the reader reads past it. */
