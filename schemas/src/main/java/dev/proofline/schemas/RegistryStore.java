@@ -39,10 +39,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>An id or subject registered by another instance since this one started is read from the topic
  * when this one registers or meets an id it does not know, so "not found" for an id is final: the
  * topic has no such id. A new schema's id comes from its hash, so two instances registering
- * different schemas at the same moment give them different ids; two registering different schemas
- * under one subject at the same moment may still both take its next version (the topic keeps the
- * last). It serves the embedded default, and scaled-out deployments may use a Confluent-compatible
- * registry through {@link RestSchemaRegistryClient}.
+ * different schemas at the same moment give them different ids. A new version is written in a
+ * transaction fenced per subject ({@link #register}), so two instances registering under one
+ * subject at the same moment take one version each. It serves the embedded default, and scaled-out
+ * deployments may use a Confluent-compatible registry through {@link RestSchemaRegistryClient}.
  */
 public final class RegistryStore implements SchemaRegistryClient, AutoCloseable {
     public static final String TOPIC = "_proofline_schemas";
@@ -52,6 +52,10 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     /** Later, a lookup waits this long at most: callers hold the store's lock meanwhile. */
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
+    /** A registration waits this long at most to read its own committed record back. */
+    private static final Duration READ_BACK_TIMEOUT = Duration.ofSeconds(30);
+    /** Tries of a registration that other registrations of its subject kept fencing. */
+    private static final int REGISTRATION_ATTEMPTS = 5;
     /** The registry's HTTP route looks in the topic for unknown ids at most this often. */
     private static final long HTTP_CATCH_UP_NANOS = Duration.ofSeconds(1).toNanos();
 
@@ -63,7 +67,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     private final Map<String, List<Version>> subjects = new TreeMap<>();
     private final Map<Integer, String> schemaById = new HashMap<>();
-    private final KafkaProducer<String, String> producer;
+    /** Bootstrap servers and the like, for the producer each new registration writes with. */
+    private final Map<String, Object> client;
     /** Reads the topic: all of it at start, then what was written since whenever an id is unknown. */
     private final KafkaConsumer<String, String> reader;
     /** At most this many HTTP questions wait for the next look at once; more get 50002 (try again). */
@@ -73,8 +78,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     /** When the HTTP route last began a look in the topic for an unknown id (System.nanoTime; 0: never). */
     private long lastHttpCatchUp;
 
-    private RegistryStore(KafkaProducer<String, String> producer, KafkaConsumer<String, String> reader) {
-        this.producer = producer;
+    private RegistryStore(Map<String, Object> client, KafkaConsumer<String, String> reader) {
+        this.client = java.util.Collections.unmodifiableMap(new HashMap<>(client)); // values may be null
         this.reader = reader;
     }
 
@@ -101,23 +106,16 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        Map<String, Object> producerConfig = new HashMap<>(client);
-        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         Map<String, Object> readerConfig = new HashMap<>(client);
         readerConfig.remove(ConsumerConfig.GROUP_ID_CONFIG);
         readerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         readerConfig.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaProducer<String, String> producer =
-                new KafkaProducer<>(producerConfig, new StringSerializer(), new StringSerializer());
-        KafkaConsumer<String, String> reader;
-        try {
-            reader = new KafkaConsumer<>(readerConfig, new StringDeserializer(), new StringDeserializer());
-        } catch (RuntimeException e) {
-            producer.close(Duration.ZERO);
-            throw e;
-        }
-        RegistryStore store = new RegistryStore(producer, reader);
+        // Each registration ends with a transaction marker, which a poll skips without returning: a
+        // catch-up that has only markers left to read must not wait out a long fetch for them.
+        readerConfig.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        KafkaConsumer<String, String> reader =
+                new KafkaConsumer<>(readerConfig, new StringDeserializer(), new StringDeserializer());
+        RegistryStore store = new RegistryStore(client, reader);
         try {
             reader.assign(List.of(PARTITION));
             reader.seekToBeginning(List.of(PARTITION));
@@ -138,7 +136,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 throw new org.apache.kafka.common.errors.TimeoutException(
                         TOPIC + " not read to its end within " + timeout.toSeconds() + " s");
             }
-            for (ConsumerRecord<String, String> record : reader.poll(Duration.ofMillis(200))) {
+            for (ConsumerRecord<String, String> record : reader.poll(Duration.ofMillis(20))) {
                 if (record.value() != null) {
                     try {
                         JsonNode v = JSON.readTree(record.value());
@@ -157,16 +155,87 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         }
     }
 
+    /**
+     * Registers a schema under a subject, or answers the version it already has there.
+     *
+     * <p>A new version is written in a Kafka transaction whose id is made from the subject
+     * ({@code proofline-registry-<hash>}): starting one fences any other registration of the subject
+     * still open, on any instance, and waits for one that is ending. Only then is the topic read to
+     * its end and the next version chosen, so two registrations of one subject at the same moment
+     * take one version each; the one fenced tries again. The answer is the record as read back
+     * from the topic, what every instance reads.
+     */
     public synchronized Version register(String subject, String schemaText) {
         Schema schema = parse(schemaText);
-        catchUpOrRefuse(); // versions and ids another instance registered since are taken, not reused
         String canonical = schema.toString();
-        List<Version> versions = subjects.getOrDefault(subject, List.of());
-        for (Version v : versions) {
-            if (v.schema().equals(canonical)) {
-                return v;
+        catchUpOrRefuse(); // versions and ids another instance registered since are taken, not reused
+        Optional<Version> known = registered(subject, canonical);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        for (int attempt = 0; attempt < REGISTRATION_ATTEMPTS; attempt++) {
+            Optional<Version> stored = registerFenced(subject, schema, canonical);
+            if (stored.isPresent()) {
+                return stored.get();
             }
         }
+        throw new SchemaRegistryException(
+                50001,
+                "could not store the schema: other registrations under subject \"" + subject
+                        + "\" kept running at the same moment; try again");
+    }
+
+    /** One try of {@link #register}: empty when another registration of the subject fenced it. */
+    private Optional<Version> registerFenced(String subject, Schema schema, String canonical) {
+        KafkaProducer<String, String> fenced = transactionalProducer(registrationTransactionId(subject));
+        boolean open = false;
+        try {
+            fenced.initTransactions();
+            catchUpOrRefuse();
+            Optional<Version> known = registered(subject, canonical);
+            if (known.isPresent()) {
+                return known; // registered by another instance meanwhile
+            }
+            Version created = next(subject, schema, canonical);
+            fenced.beginTransaction();
+            open = true;
+            long offset = fenced.send(record(created)).get().offset();
+            fenced.commitTransaction();
+            open = false;
+            readBack(offset);
+            return registered(subject, canonical).filter(created::equals);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SchemaRegistryException(50001, "interrupted while storing the schema");
+        } catch (ExecutionException | org.apache.kafka.common.KafkaException e) {
+            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+            if (fencedByAnotherRegistration(cause)) {
+                return Optional.empty();
+            }
+            throw new SchemaRegistryException(50001, "could not store the schema: " + cause.getMessage());
+        } finally {
+            // A registration left open holds every reader of the topic until it is aborted.
+            if (open) {
+                try {
+                    fenced.abortTransaction();
+                } catch (RuntimeException alreadyEnded) {
+                    // fenced, or the broker is gone: the transaction times out on its own
+                }
+            }
+            fenced.close(Duration.ofSeconds(5)); // a bare close() waits for ever when Kafka is gone
+        }
+    }
+
+    /** The version of {@code subject} that holds this schema, if one does. */
+    private Optional<Version> registered(String subject, String canonical) {
+        return subjects.getOrDefault(subject, List.of()).stream()
+                .filter(v -> v.schema().equals(canonical))
+                .findFirst();
+    }
+
+    /** The subject's next version for a schema it does not hold yet; 40901 if it is incompatible. */
+    private Version next(String subject, Schema schema, String canonical) {
+        List<Version> versions = subjects.getOrDefault(subject, List.of());
         if (!versions.isEmpty() && !compatible(schema, versions.get(versions.size() - 1))) {
             throw new SchemaRegistryException(
                     40901,
@@ -178,25 +247,69 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 .mapToInt(Map.Entry::getKey)
                 .findFirst()
                 .orElseGet(() -> freeIdFor(canonical));
-        Version created = new Version(subject, versions.size() + 1, id, canonical);
+        return new Version(subject, versions.size() + 1, id, canonical);
+    }
+
+    private static ProducerRecord<String, String> record(Version v) {
         String value = JSON.createObjectNode()
-                .put("subject", subject)
-                .put("version", created.version())
-                .put("id", id)
-                .put("schema", canonical)
+                .put("subject", v.subject())
+                .put("version", v.version())
+                .put("id", v.id())
+                .put("schema", v.schema())
                 .toString();
-        try {
-            producer.send(new ProducerRecord<>(TOPIC, subject + "/" + created.version(), value))
-                    .get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SchemaRegistryException(50001, "interrupted while storing the schema");
-        } catch (ExecutionException e) {
-            throw new SchemaRegistryException(
-                    50001, "could not store the schema: " + e.getCause().getMessage());
+        return new ProducerRecord<>(TOPIC, v.subject() + "/" + v.version(), value);
+    }
+
+    /**
+     * Reads the topic until the record at {@code offset} has been read. A commit returns before its
+     * markers are written, and until they are a {@code read_committed} reader stops short of it.
+     */
+    private void readBack(long offset) {
+        long deadline = System.nanoTime() + READ_BACK_TIMEOUT.toNanos();
+        while (true) {
+            catchUpOrRefuse();
+            if (reader.position(PARTITION, LOOKUP_TIMEOUT) > offset) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new SchemaRegistryException(
+                        50001,
+                        "the schema was stored but not read back within " + READ_BACK_TIMEOUT.toSeconds() + " s");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(
+                    Duration.ofMillis(10).toNanos());
         }
-        remember(created);
-        return created;
+    }
+
+    private KafkaProducer<String, String> transactionalProducer(String transactionalId) {
+        Map<String, Object> config = new HashMap<>(client);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        // A registration killed mid-transaction holds every reader of the topic until the broker
+        // aborts it: at most this long, plus the broker's sweep for timed-out transactions (10 s).
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 5_000);
+        // Starting a transaction under a new id takes a retry or two; Kafka's 100 ms backoff would
+        // make each registration cost a tenth of a second more.
+        config.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 10);
+        return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
+    }
+
+    /** The transactional id every registration under {@code subject} writes with. */
+    static String registrationTransactionId(String subject) {
+        return "proofline-registry-" + java.util.HexFormat.of().formatHex(sha256(TOPIC + "\u0000" + subject), 0, 16);
+    }
+
+    /** Whether {@code e} says another registration of the subject took the transactional id over. */
+    private static boolean fencedByAnotherRegistration(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
+                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException
+                    || t instanceof org.apache.kafka.common.errors.TransactionAbortableException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -207,18 +320,20 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
      * id already taken here moves on to the next free one.
      */
     private int freeIdFor(String canonical) {
-        byte[] digest;
-        try {
-            digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(canonical.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e); // every JDK has SHA-256
-        }
-        int id = java.nio.ByteBuffer.wrap(digest).getInt() & Integer.MAX_VALUE;
+        int id = java.nio.ByteBuffer.wrap(sha256(canonical)).getInt() & Integer.MAX_VALUE;
         while (id == 0 || schemaById.containsKey(id)) {
             id = (id + 1) & Integer.MAX_VALUE;
         }
         return id;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
     }
 
     public synchronized boolean isCompatible(String subject, String version, String schemaText) {
@@ -371,7 +486,6 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     @Override
     public synchronized void close() {
-        producer.close(Duration.ofSeconds(5));
         reader.close(Duration.ofSeconds(2));
     }
 
