@@ -60,16 +60,33 @@ public final class StrictJson {
         }
         String text;
         try {
-            text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(json))
-                    .toString();
+            text = decodeStrictly(json);
         } catch (CharacterCodingException e) {
             throw new CanonicalJsonException("", "not valid UTF-8");
         }
         return parseText(text);
+    }
+
+    /** Whether {@code bytes} are well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF). */
+    public static boolean isUtf8(byte[] bytes) {
+        if (isPlainAscii(bytes)) {
+            return true;
+        }
+        try {
+            decodeStrictly(bytes);
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
+    private static String decodeStrictly(byte[] bytes) throws CharacterCodingException {
+        return StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
     }
 
     /**

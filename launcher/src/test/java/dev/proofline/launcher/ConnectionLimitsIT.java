@@ -181,6 +181,14 @@ class ConnectionLimitsIT {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertDocument(422, "invalid_request", utf8.statusCode(), utf8.body());
+        // A limit is ASCII digits, once: Java's own parsing would take other scripts' digits and a sign.
+        for (String limit : List.of("%EF%BC%95", "%2B5", "5&limit=6")) {
+            HttpResponse<String> odd = http.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents?limit=" + limit))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertDocument(422, "invalid_request", odd.statusCode(), odd.body());
+        }
         String host = "Host: 127.0.0.1:" + URI.create(node.httpUrl()).getPort() + "\r\nConnection: close\r\n";
         for (String method : List.of("DELETE", "PUT", "PATCH")) {
             String answer = raw(
@@ -320,6 +328,11 @@ class ConnectionLimitsIT {
                 {"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", "id"},
                 {"{\"jsonrpc\":\"2.0\",\"id\":18446744073709551616,\"method\":\"ping\"}", "id"},
                 {"{\"id\":16,\"method\":\"ping\"}", "jsonrpc"},
+                // What the SDK would answer as if it were whole: 400 too, before it is answered.
+                {"{\"jsonrpc\":\"1.0\",\"id\":4,\"method\":\"ping\"}", "jsonrpc"},
+                {"{\"jsonrpc\":2,\"id\":4,\"method\":\"ping\"}", "jsonrpc"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":20,\"method\":5}", "method"},
+                {"{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"tools/list\",\"params\":\"x\"}", "params"},
                 {"{\"jsonrpc\":\"2.0\",\"id\":17,\"x\":\"Session not found Accept Content-Type\"}", "body"}
             };
             for (String[] shape : misshapen) {
@@ -530,6 +543,33 @@ class ConnectionLimitsIT {
             String twice = "{\"name\":\"verify_schema\",\"arguments\":{\"task_id\":\"a\",\"task_id\":\"b\"}}";
             HttpResponse<String> refused = post(mcp, session, twice);
             assertDocument(400, "invalid_request", refused.statusCode(), refused.body());
+            // Bytes that are not UTF-8: the SDK would read U+FFFD in their place and sign a verdict on
+            // text the caller never sent. Refused as REST refuses them, in a ping as in a tool's arguments.
+            for (String message : List.of(
+                    "{\"jsonrpc\":\"2.0\",\"id\":22,\"method\":\"tools/call\",\"params\":{\"name\":\"verify_schema\","
+                            + "\"arguments\":{\"task_id\":\"a\",\"agent_id\":\"test-u\",\"expected_schema\":true,"
+                            + "\"submitted_output\":\"BAD\"}}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":23,\"method\":\"ping\",\"params\":{\"x\":\"BAD\"}}")) {
+                byte[] bytes = message.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                byte[] body = new byte[bytes.length - 1];
+                int at = message.indexOf("BAD");
+                System.arraycopy(bytes, 0, body, 0, at);
+                body[at] = (byte) 0xC0; // an overlong "/": never UTF-8
+                body[at + 1] = (byte) 0xAF;
+                System.arraycopy(bytes, at + 3, body, at + 2, bytes.length - at - 3);
+                HttpResponse<String> notUtf8 = http.send(
+                        HttpRequest.newBuilder(URI.create(mcp))
+                                .header("Content-Type", "application/json")
+                                .header("Accept", "application/json, text/event-stream")
+                                .header("Mcp-Session-Id", session)
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertDocument(400, "invalid_request", notUtf8.statusCode(), notUtf8.body());
+                JsonNode field = StrictJson.parse(notUtf8.body()).at("/fields/0");
+                assertEquals("body", field.get("field").asString(), notUtf8.body());
+                assertTrue(field.get("problem").asString().contains("not valid UTF-8"), notUtf8.body());
+            }
             // A _meta that is not an object: an answer, not a silent end of the stream.
             String meta = call(mcp, session, "{\"name\":\"verify_schema\",\"_meta\":\"x\",\"arguments\":{}}");
             assertTrue(meta.contains("-32602"), meta);

@@ -160,22 +160,29 @@ final class McpTransportErrors implements Filter {
                 return;
             }
             JsonNode message;
+            FieldProblem messageProblem;
             try {
                 message = StrictJson.parse(replayed.inspected());
+                // The SDK takes some messages JSON-RPC 2.0 forbids ("jsonrpc": "1.0", params that are
+                // a string) and answers them as if they were whole.
+                messageProblem = MessageShape.problem(message);
             } catch (RuntimeException notStrict) {
                 message = null;
-                if (MessageShape.parse(replayed.inspected()) != null) {
-                    // JSON the SDK would read but that is not one meaning (a key twice, bytes that are
-                    // not UTF-8, nesting past 128 levels): a tool would run on what the SDK guessed.
-                    send(
-                            http,
-                            400,
-                            ErrorDocument.invalidRequest(List.of(new FieldProblem(
-                                    "body",
-                                    "is " + notStrict.getMessage(),
-                                    "Send one JSON-RPC message as UTF-8 JSON with no key twice."))));
-                    return;
-                }
+                // JSON the SDK would read but that is not one meaning (a key twice, nesting past 128
+                // levels), or bytes that are not UTF-8, which the SDK decodes with U+FFFD in their
+                // place: a tool would run on what the SDK guessed. Text that is no JSON at all is the
+                // SDK's to refuse.
+                messageProblem =
+                        MessageShape.parse(replayed.inspected()) != null || !StrictJson.isUtf8(replayed.inspected())
+                                ? new FieldProblem(
+                                        "body",
+                                        "is " + notStrict.getMessage(),
+                                        "Send one JSON-RPC message as UTF-8 JSON with no key twice.")
+                                : null;
+            }
+            if (messageProblem != null && !sdkRefusesFirst((HttpServletRequest) request, message)) {
+                send(http, 400, ErrorDocument.invalidRequest(List.of(messageProblem)));
+                return;
             }
             if (message != null
                     && ROOTS_CHANGED.equals(message.path("method").asString(""))
@@ -217,7 +224,7 @@ final class McpTransportErrors implements Filter {
     /**
      * Whether the SDK refuses this POST for its headers or session before it reads the message: a
      * header it does not take, or a session not open here (any message but {@code initialize} needs
-     * one). Proofline's own answer to a message the SDK cannot read comes only after those, as the
+     * one; {@code message} is null when it is not strict JSON). Proofline's own answer to a message the SDK cannot read comes only after those, as the
      * SDK's would.
      */
     private boolean sdkRefusesFirst(HttpServletRequest request, JsonNode message) {
@@ -227,7 +234,7 @@ final class McpTransportErrors implements Filter {
                 || !accept.contains("text/event-stream")) {
             return true;
         }
-        if ("initialize".equals(message.path("method").asString(""))) {
+        if (message != null && "initialize".equals(message.path("method").asString(""))) {
             return false;
         }
         String session = request.getHeader("Mcp-Session-Id");
