@@ -192,11 +192,19 @@ final class RegistryRoutes implements RouteGroup {
         return body.get("schema").asString();
     }
 
+    /**
+     * The id in the path: ASCII digits only (Java's own parsing also takes other scripts' digits and a
+     * sign). Anything else names no schema, and is not repeated in the answer.
+     */
     private static int id(Context ctx) {
+        String id = ctx.pathParam("id");
+        if (!id.matches("[0-9]{1,10}")) {
+            throw new SchemaRegistryException(40403, "Schema not found");
+        }
         try {
-            return Integer.parseInt(ctx.pathParam("id"));
-        } catch (NumberFormatException e) {
-            throw new SchemaRegistryException(40403, "Schema " + ctx.pathParam("id") + " not found");
+            return Integer.parseInt(id);
+        } catch (NumberFormatException pastTheLargestId) {
+            throw new SchemaRegistryException(40403, "Schema not found");
         }
     }
 

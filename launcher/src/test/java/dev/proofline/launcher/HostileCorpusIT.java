@@ -485,6 +485,9 @@ class HostileCorpusIT {
             {"/subjects/receipts-value/versions/999", "40402"},
             {"/subjects/no-such-value/versions/1", "40401"},
             {"/schemas/ids/2147000000/versions", "40403"},
+            // The id itself in digits of another script, or with a sign: no schema's id.
+            {"/schemas/ids/" + fullWidth(id), "40403"},
+            {"/schemas/ids/%2B" + id, "40403"},
             {"/config/receipts-value", "40408"},
         }) {
             HttpResponse<String> answer = get.apply(refused[0]);
@@ -534,6 +537,16 @@ class HostileCorpusIT {
         HttpResponse<String> notAvro = postSchema("/subjects/receipts-value", "{\"type\":\"rec");
         assertEquals(422, notAvro.statusCode(), notAvro.body());
         assertEquals(42201, StrictJson.parse(notAvro.body()).get("error_code").asInt());
+        // Text that is no JSON at all: said so with where, not with Jackson's words quoting the text.
+        for (String path : new String[] {"/subjects/receipts-value", "/subjects/hostile-odd-value/versions"}) {
+            HttpResponse<String> notJson = postSchema(path, "nope-secret-words");
+            assertEquals(422, notJson.statusCode(), notJson.body());
+            JsonNode notJsonError = StrictJson.parse(notJson.body());
+            assertEquals(42201, notJsonError.get("error_code").asInt());
+            String message = notJsonError.get("message").asString();
+            assertTrue(message.startsWith("Invalid schema: the schema is not JSON"), message);
+            assertFalse(message.contains("nope") || message.contains("Feature"), message);
+        }
         // JSON Avro parses, but no schema: a field named twice.
         String twice = "{\"type\":\"record\",\"name\":\"T\",\"fields\":[{\"name\":\"a\",\"type\":\"int\"},"
                 + "{\"name\":\"a\",\"type\":\"int\"}]}";
@@ -555,6 +568,15 @@ class HostileCorpusIT {
                         42201, StrictJson.parse(odd.body()).get("error_code").asInt(), odd.body());
             }
         }
+    }
+
+    /** {@code id} in full-width digits (U+FF10 to U+FF19), percent-encoded for a path. */
+    private static String fullWidth(int id) {
+        StringBuilder digits = new StringBuilder();
+        for (char c : Integer.toString(id).toCharArray()) {
+            digits.append((char) ('\uFF10' + (c - '0')));
+        }
+        return java.net.URLEncoder.encode(digits.toString(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** A registry POST of {@code {"schema": schemaText}}, as Confluent's clients send it. */

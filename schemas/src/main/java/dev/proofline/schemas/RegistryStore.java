@@ -178,6 +178,10 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             if (stored.isPresent()) {
                 return stored.get();
             }
+            // Instances that start together register the same subjects: a pause of its own lets one
+            // finish rather than each fencing the other again.
+            pause(Duration.ofMillis(
+                    java.util.concurrent.ThreadLocalRandom.current().nextLong(20, 200)));
         }
         throw new SchemaRegistryException(
                 50001,
@@ -187,9 +191,10 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     /** One try of {@link #register}: empty when another registration of the subject fenced it. */
     private Optional<Version> registerFenced(String subject, Schema schema, String canonical) {
-        KafkaProducer<String, String> fenced = transactionalProducer(registrationTransactionId(subject));
+        KafkaProducer<String, String> fenced = null;
         boolean open = false;
         try {
+            fenced = transactionalProducer(registrationTransactionId(subject));
             fenced.initTransactions();
             catchUpOrRefuse();
             Optional<Version> known = registered(subject, canonical);
@@ -203,7 +208,14 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             fenced.commitTransaction();
             open = false;
             readBack(offset);
-            return registered(subject, canonical).filter(created::equals);
+            Optional<Version> stored = registered(subject, canonical).filter(created::equals);
+            if (stored.isEmpty()) {
+                // Committed, yet not what the topic says (a writer outside these transactions took the
+                // version first): writing it again would only add another record for that version.
+                throw new SchemaRegistryException(
+                        50001, "could not store the schema: another writer of the registry's topic took its version");
+            }
+            return stored;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException(50001, "interrupted while storing the schema");
@@ -222,7 +234,19 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                     // fenced, or the broker is gone: the transaction times out on its own
                 }
             }
-            fenced.close(Duration.ofSeconds(5)); // a bare close() waits for ever when Kafka is gone
+            if (fenced != null) {
+                fenced.close(Duration.ofSeconds(5)); // a bare close() waits for ever when Kafka is gone
+            }
+        }
+    }
+
+    /** Waits without holding the store: lookups go on meanwhile. */
+    private void pause(Duration pause) {
+        try {
+            wait(pause.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SchemaRegistryException(50001, "interrupted while storing the schema");
         }
     }
 
@@ -268,16 +292,21 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         long deadline = System.nanoTime() + READ_BACK_TIMEOUT.toNanos();
         while (true) {
             catchUpOrRefuse();
-            if (reader.position(PARTITION, LOOKUP_TIMEOUT) > offset) {
+            long position;
+            try {
+                position = reader.position(PARTITION, LOOKUP_TIMEOUT);
+            } catch (org.apache.kafka.common.KafkaException e) {
+                throw new SchemaRegistryException(50002, "the registry's topic cannot be read now");
+            }
+            if (position > offset) {
                 return;
             }
             if (System.nanoTime() > deadline) {
                 throw new SchemaRegistryException(
-                        50001,
+                        50002,
                         "the schema was stored but not read back within " + READ_BACK_TIMEOUT.toSeconds() + " s");
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(
-                    Duration.ofMillis(10).toNanos());
+            pause(Duration.ofMillis(10));
         }
     }
 
@@ -292,6 +321,12 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         // Starting a transaction under a new id takes a retry or two; Kafka's 100 ms backoff would
         // make each registration cost a tenth of a second more.
         config.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 10);
+        // Registrations wait under the store's lock: a broker that is gone fails them in seconds, not minutes.
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
+        // Two stores in one JVM (tests, or two deployments) must not share a client id in JMX.
+        config.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-" + java.util.UUID.randomUUID());
         return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
     }
 
@@ -513,6 +548,16 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     }
 
     private static Schema parse(String text) {
+        try {
+            JSON.readTree(text);
+        } catch (tools.jackson.core.JacksonException notJson) {
+            // Avro's own message is Jackson's, which quotes the text and names Jackson's settings.
+            tools.jackson.core.TokenStreamLocation at = notJson.getLocation();
+            throw new SchemaRegistryException(
+                    42201,
+                    "Invalid schema: the schema is not JSON"
+                            + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
+        }
         try {
             return new Schema.Parser().parse(text);
         } catch (SchemaParseException e) {

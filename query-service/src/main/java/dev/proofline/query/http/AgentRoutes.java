@@ -102,16 +102,17 @@ public final class AgentRoutes implements RouteGroup {
 
     /** The caller's {@code limit}, 1 to {@link #MAX_LIMIT} (default {@link #DEFAULT_LIMIT}); empty if it is neither. */
     private static Optional<Integer> requestedLimit(Context ctx) {
-        String raw = ctx.queryParam("limit");
-        if (raw == null) {
+        List<String> given = ctx.queryParams("limit");
+        if (given.isEmpty()) {
             return Optional.of(DEFAULT_LIMIT);
         }
-        try {
-            int limit = Integer.parseInt(raw);
-            return limit >= 1 && limit <= MAX_LIMIT ? Optional.of(limit) : Optional.empty();
-        } catch (NumberFormatException e) {
+        String raw = given.get(0);
+        // One limit, in ASCII digits: Java's parsing would also take a sign and other scripts' digits.
+        if (given.size() > 1 || !raw.matches("[0-9]{1,4}")) {
             return Optional.empty();
         }
+        int limit = Integer.parseInt(raw);
+        return limit >= 1 && limit <= MAX_LIMIT ? Optional.of(limit) : Optional.empty();
     }
 
     /** Between instances, which ask only with a limit a caller's request passed. */
