@@ -16,7 +16,8 @@ import tools.jackson.databind.JsonNode;
  * <ul>
  *   <li>{@code content:undeclared_property}: one check per property of an object whose schema lists
  *       {@code properties} without {@code additionalProperties}, {@code patternProperties} or
- *       {@code unevaluatedProperties}; it fails for a name no {@code properties} at that location lists.</li>
+ *       {@code unevaluatedProperties}; it fails for a name no {@code properties} at that location lists
+ *       (a branch of anyOf, oneOf or if/then/else counts when the output passes it: {@link SchemaChecks}).</li>
  *   <li>{@code content:empty_required}: one check per required property present; it fails for a
  *       string that is empty or only whitespace.</li>
  *   <li>{@code content:placeholder}: one check per string in the output; it fails for a whole-value
@@ -43,7 +44,7 @@ final class ContentChecks {
                             Finding.Source.INTEGRITY,
                             Check.EXACT_NUMBER.id(),
                             location,
-                            field(location),
+                            FieldPath.field(location),
                             "a number an IEEE 754 double holds exactly",
                             DisplayValues.number(node),
                             "integer has more digits than a double holds; its canonical form and hash use "
@@ -159,15 +160,11 @@ final class ContentChecks {
                 Finding.Source.INTEGRITY,
                 check.id(),
                 location,
-                field(location),
+                FieldPath.field(location),
                 expected,
                 found,
                 detail,
                 true,
                 STRICT));
-    }
-
-    private static String field(String location) {
-        return location.equals("$") ? "$" : location.substring(2);
     }
 }

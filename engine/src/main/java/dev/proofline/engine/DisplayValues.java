@@ -74,8 +74,21 @@ final class DisplayValues {
         if (!Double.isFinite(sum)) {
             return floating(sum);
         }
-        return floating(
-                new BigDecimal(sum).setScale(decimals, RoundingMode.HALF_EVEN).doubleValue());
+        return floating(atPrecision(sum, decimals));
+    }
+
+    /**
+     * The same for a sum that missed {@code expected}: when at its terms' precision it would read as
+     * the very number it missed (0.1 + 0.2 against 0.3 with no tolerance), every digit is shown, so
+     * the message says why it failed.
+     */
+    static String missedSum(double sum, boolean allIntegral, int decimals, double expected) {
+        boolean readsAsExpected = !allIntegral && Double.isFinite(sum) && atPrecision(sum, decimals) == expected;
+        return readsAsExpected ? floating(sum) : sum(sum, allIntegral, decimals);
+    }
+
+    private static double atPrecision(double sum, int decimals) {
+        return new BigDecimal(sum).setScale(decimals, RoundingMode.HALF_EVEN).doubleValue();
     }
 
     /** Digits after the decimal point in the number's shortest form: 2 for 1934.74, 0 for 87.0. */

@@ -22,6 +22,18 @@ public final class FieldPath {
     /** One selected value and where it was found ({@code $.line_items[1].line_total}). */
     public record Selected(String location, JsonNode value) {}
 
+    /**
+     * A location inside the output as a field name, without its root: {@code $.items[1].sku} is
+     * {@code items[1].sku}, and in a top-level array {@code $[1].v} is {@code [1].v}; the root itself
+     * stays {@code $}.
+     */
+    static String field(String location) {
+        if (location.startsWith("$.")) {
+            return location.substring(2);
+        }
+        return location.length() > 1 && location.startsWith("$") ? location.substring(1) : location;
+    }
+
     private FieldPath(String text, List<Step> steps) {
         this.text = text;
         this.steps = steps;

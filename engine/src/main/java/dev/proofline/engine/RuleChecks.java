@@ -124,10 +124,10 @@ final class RuleChecks {
         if (target == null) {
             return;
         }
-        String found = DisplayValues.sum(sum, allIntegral, decimals);
         if (Math.abs(sum - target.number()) <= rule.tolerance()) {
             tally.pass();
         } else {
+            String found = DisplayValues.missedSum(sum, allIntegral, decimals, target.number());
             fail(
                     Check.SUM_EQUALS,
                     rule.field(),
@@ -215,7 +215,7 @@ final class RuleChecks {
                         selected,
                         "distinct values",
                         "duplicate " + shown + " (first at " + first + ")",
-                        "value " + shown + " repeats the one at '" + first.substring(2) + "'");
+                        "value " + shown + " repeats the one at '" + FieldPath.field(first) + "'");
             }
         }
     }
@@ -290,6 +290,6 @@ final class RuleChecks {
     }
 
     private static String field(FieldPath.Selected selected) {
-        return selected.location().equals("$") ? "$" : selected.location().substring(2);
+        return FieldPath.field(selected.location());
     }
 }

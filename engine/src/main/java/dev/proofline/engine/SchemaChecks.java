@@ -78,7 +78,57 @@ final class SchemaChecks {
     private SchemaChecks() {}
 
     static Outcome run(CompiledSchema compiled, JsonNode output, WorkBudget budget) {
-        return budget.running(() -> checked(compiled, output, budget));
+        return run(compiled, output, budget, false);
+    }
+
+    /**
+     * @param branchDeclarations also count as declared the properties a passing branch lists
+     *     ({@code anyOf}, {@code oneOf}, {@code then}, {@code else}): the strict content checks need it
+     */
+    static Outcome run(CompiledSchema compiled, JsonNode output, WorkBudget budget, boolean branchDeclarations) {
+        return budget.running(() -> {
+            Outcome outcome = checked(compiled, output, budget);
+            if (branchDeclarations) {
+                addBranchDeclarations(compiled, output, outcome.shapes());
+            }
+            return outcome;
+        });
+    }
+
+    /**
+     * The walk sees nothing inside {@code anyOf}, {@code oneOf} and {@code if} (their keywords are not
+     * checks of their own), so a property only a branch lists would read as undeclared. networknt's
+     * {@code properties} annotations say which names each {@code properties} keyword applied to, and
+     * those of a branch that failed are marked invalid: the valid ones are what the schema, as
+     * evaluated on this output, declares. A second validation, with the annotations collected,
+     * rather than the one that decides: collecting them changes some of networknt's paths, and the
+     * verdict must not depend on whether the strict checks were asked for.
+     */
+    private static void addBranchDeclarations(
+            CompiledSchema compiled, JsonNode output, Map<String, ObjectShape> shapes) {
+        if (shapes.isEmpty()) {
+            return; // no location declares properties: there is nothing to check
+        }
+        ExecutionContext[] context = new ExecutionContext[1];
+        java.util.function.Consumer<ExecutionContext> collecting = ctx -> {
+            ctx.executionConfig(config ->
+                    config.annotationCollectionEnabled(true).annotationCollectionFilter("properties"::equals));
+            context[0] = ctx;
+        };
+        compiled.schema().validate(output, collecting);
+        context[0].getAnnotations().asMap().forEach((location, annotations) -> {
+            ObjectShape shape = shapes.get(location.toString());
+            if (shape == null) {
+                return;
+            }
+            for (com.networknt.schema.annotation.Annotation annotation : annotations) {
+                if ("properties".equals(annotation.getKeyword())
+                        && annotation.isValid()
+                        && annotation.getValue() instanceof java.util.Collection<?> names) {
+                    names.forEach(name -> shape.declared.add(String.valueOf(name)));
+                }
+            }
+        });
     }
 
     private static Outcome checked(CompiledSchema compiled, JsonNode output, WorkBudget budget) {
@@ -100,9 +150,12 @@ final class SchemaChecks {
         // budget allows.
         List<Error> errors = compiled.schema().validate(output);
         CheckTally tally = new CheckTally(budget);
+        // Invalid, yet no counted keyword seen failing (an error inside propertyNames, say, whose
+        // keywords networknt does not walk): one failed check is added, and the counted ones passed.
+        boolean uncountedFailure = !errors.isEmpty() && listener.failed == 0;
+        int total = listener.counted + (uncountedFailure ? 1 : 0);
         int failed = errors.isEmpty() ? 0 : Math.max(1, listener.failed);
-        tally.addCounts(
-                listener.counted - failed, listener.counted + (errors.isEmpty() || listener.failed > 0 ? 0 : 1));
+        tally.addCounts(total - failed, total);
         for (Error error : errors) {
             tally.failUncounted(finding(error));
         }
@@ -126,7 +179,7 @@ final class SchemaChecks {
             expected = keyword + (constraint == null || constraint.isMissingNode() ? "" : " " + constraint(constraint));
             found = DisplayValues.of(error.getInstanceNode());
         }
-        String field = path.equals("$") ? "$" : path.substring(2);
+        String field = FieldPath.field(path);
         return new Finding(
                 Finding.Source.SCHEMA,
                 Check.schema(keyword),

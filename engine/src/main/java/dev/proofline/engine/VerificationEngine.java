@@ -89,7 +89,8 @@ public final class VerificationEngine {
 
     private ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt, Scoring scoring) {
         WorkBudget budget = new WorkBudget(budgetSteps);
-        SchemaChecks.Outcome schema = SchemaChecks.run(request.schema(), request.submittedOutput(), budget);
+        SchemaChecks.Outcome schema =
+                SchemaChecks.run(request.schema(), request.submittedOutput(), budget, request.strictContentCheck());
         CheckTally integrity = new CheckTally(budget);
         RuleChecks rules = new RuleChecks(request.submittedOutput(), request.enforceRules(), integrity, budget);
         request.rules().forEach(rules::run);

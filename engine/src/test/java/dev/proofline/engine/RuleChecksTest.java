@@ -75,6 +75,18 @@ class RuleChecksTest {
         assertEquals("sum 1920.95", hint(mixed, 0).get("found").asString());
     }
 
+    /** A sum that misses by less than its terms' precision shows every digit: the message says why. */
+    @Test
+    void aSumThatReadsAsTheNumberItMissedShowsEveryDigit() {
+        ObjectNode r = run(
+                "{\"a\":[0.1,0.2],\"t\":0.3}",
+                "\"enforce_rules\":true,\"rules\":[{\"type\":\"sum_equals\",\"field\":\"a[]\",\"equals_field\":\"t\","
+                        + "\"tolerance\":0}]");
+        assertEquals(
+                "values sum to 0.30000000000000004, expected t (0.3)",
+                r.get("flags").get(0).get("detail").asString());
+    }
+
     @Test
     void boundsPrintAsTheCallerWroteThem() {
         ObjectNode r = run("{\"p\":-1.5}", "\"enforce_rules\":true,\"bounds\":{\"p\":{\"min\":0,\"max\":2.50}}");

@@ -133,4 +133,89 @@ class SchemaChecksTest {
                 "\"strict_content_check\":true"));
         assertEquals("pass", open.get("result").asString());
     }
+
+    /**
+     * A property that only the branch the output takes lists (a discriminated union in oneOf, an
+     * anyOf, if/then) is declared; one that only a branch it does not take lists is not.
+     */
+    @Test
+    void strictContentCheckCountsThePropertiesOfTheBranchTaken() {
+        String union =
+                "{\"type\":\"object\",\"required\":[\"kind\"],\"properties\":{\"kind\":{\"enum\":[\"a\",\"b\"]}},"
+                        + "\"oneOf\":[{\"properties\":{\"kind\":{\"const\":\"a\"},\"x\":{\"type\":\"integer\"}},\"required\":[\"x\"]},"
+                        + "{\"properties\":{\"kind\":{\"const\":\"b\"},\"y\":{\"type\":\"string\"}},\"required\":[\"y\"]}]}";
+        String strict = "\"strict_content_check\":true";
+        assertEquals(
+                "pass",
+                fixture.verify(request(union, "{\"kind\":\"a\",\"x\":1}", strict))
+                        .get("result")
+                        .asString());
+        ObjectNode other = fixture.verify(request(union, "{\"kind\":\"a\",\"x\":1,\"y\":\"s\"}", strict));
+        assertEquals("fail", other.get("result").asString(), "y belongs to the branch not taken");
+        assertEquals(
+                "[\"content:undeclared_property\"]",
+                other.get("summary").get("blocking_checks").toString());
+        assertTrue(
+                other.get("errors").get(0).asString().contains("'y'"),
+                other.get("errors").toString());
+        String anyOf = "{\"type\":\"object\",\"properties\":{\"id\":{}},"
+                + "\"anyOf\":[{\"properties\":{\"x\":{\"type\":\"integer\"}}},{\"required\":[\"z\"]}]}";
+        assertEquals(
+                "pass",
+                fixture.verify(request(anyOf, "{\"id\":1,\"x\":2}", strict))
+                        .get("result")
+                        .asString());
+        String ifThen =
+                "{\"type\":\"object\",\"properties\":{\"kind\":{}},\"if\":{\"properties\":{\"kind\":{\"const\":\"a\"}}},"
+                        + "\"then\":{\"properties\":{\"x\":{}}},\"else\":{\"properties\":{\"y\":{}}}}";
+        assertEquals(
+                "pass",
+                fixture.verify(request(ifThen, "{\"kind\":\"a\",\"x\":1}", strict))
+                        .get("result")
+                        .asString());
+        assertEquals(
+                "fail",
+                fixture.verify(request(ifThen, "{\"kind\":\"a\",\"y\":1}", strict))
+                        .get("result")
+                        .asString());
+        assertEquals(
+                "pass",
+                fixture.verify(request(ifThen, "{\"kind\":\"b\",\"y\":1}", strict))
+                        .get("result")
+                        .asString());
+    }
+
+    /**
+     * Keywords networknt does not walk (propertyNames, patternProperties, unevaluatedProperties) fail
+     * without a counted keyword failing: one failed check is added, and the counted ones still passed.
+     */
+    @Test
+    void aFailureNoCountedKeywordShowsIsOneFailedCheckNeverANegativeCount() {
+        assertEquals(
+                "0/1", compliance(fixture.verify(request("{\"propertyNames\":{\"maxLength\":2}}", "{\"abc\":1}", ""))));
+        assertEquals(
+                "1/2",
+                compliance(fixture.verify(request(
+                        "{\"type\":\"object\",\"patternProperties\":{\"^x\":{\"type\":\"integer\"}}}",
+                        "{\"x1\":\"a\",\"x2\":\"b\"}",
+                        ""))));
+    }
+
+    /** In an output that is an array, fields are named from the array: {@code [1]}, not {@code 1]}. */
+    @Test
+    void fieldsInATopLevelArrayKeepTheirBracket() {
+        ObjectNode r =
+                fixture.verify(request("{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}", "[1,\"x\"]", ""));
+        assertTrue(
+                r.get("errors").get(0).asString().startsWith("schema:type at '[1]': "),
+                r.get("errors").toString());
+        ObjectNode rule = fixture.verify(request(
+                "{\"type\":\"array\"}",
+                "[{\"v\":1},{\"v\":\"x\"}]",
+                "\"rules\":[{\"type\":\"sum_equals\",\"field\":\"[].v\",\"equals\":1}]"));
+        assertEquals(
+                "[1].v",
+                rule.get("flags").get(0).get("field").asString(),
+                rule.get("flags").toString());
+    }
 }
