@@ -67,19 +67,6 @@ public final class StrictJson {
         return parseText(text);
     }
 
-    /** Whether {@code bytes} are well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF). */
-    public static boolean isUtf8(byte[] bytes) {
-        if (isPlainAscii(bytes)) {
-            return true;
-        }
-        try {
-            decodeStrictly(bytes);
-            return true;
-        } catch (CharacterCodingException e) {
-            return false;
-        }
-    }
-
     private static String decodeStrictly(byte[] bytes) throws CharacterCodingException {
         return StandardCharsets.UTF_8
                 .newDecoder()

@@ -89,33 +89,49 @@ final class SchemaChecks {
         return budget.running(() -> {
             Outcome outcome = checked(compiled, output, budget);
             if (branchDeclarations) {
-                addBranchDeclarations(compiled, output, outcome.shapes());
+                addBranchDeclarations(compiled, output, outcome, budget);
             }
             return outcome;
         });
     }
 
     /**
-     * The walk sees nothing inside {@code anyOf}, {@code oneOf} and {@code if} (their keywords are not
-     * checks of their own), so a property only a branch lists would read as undeclared. networknt's
-     * {@code properties} annotations say which names each {@code properties} keyword applied to, and
-     * those of a branch that failed are marked invalid: the valid ones are what the schema, as
-     * evaluated on this output, declares. A second validation, with the annotations collected,
-     * rather than the one that decides: collecting them changes some of networknt's paths, and the
-     * verdict must not depend on whether the strict checks were asked for.
+     * The counting walk does not record what {@code anyOf}, {@code oneOf} and {@code if} apply (their
+     * keywords are not checks of their own; networknt validates a oneOf without walking into it), so
+     * a property only a branch lists would read as undeclared. networknt's {@code properties}
+     * annotations say which names each {@code properties} keyword applied to, and when a schema
+     * fails, those it made at its own location are marked invalid, a failed branch's among them.
+     *
+     * <p>For an output the schema accepts, the valid ones are taken: a branch the output does not
+     * pass declares nothing at the branch's own location (deeper inside it, networknt keeps them
+     * valid, so there a failed branch may still declare). For an output the schema refuses, every
+     * error marks the root's annotations invalid, the passing branch's too, so every branch's count:
+     * the output fails anyway, and the strict checks must not add findings that are not so.
+     *
+     * <p>A second validation, with the annotations collected, rather than the one that decides:
+     * collecting them changes networknt's paths (every anyOf branch is evaluated), and the verdict
+     * must not depend on whether the strict checks were asked for. It may spend what the budget has
+     * left, counted in networknt's own evaluation steps.
      */
     private static void addBranchDeclarations(
-            CompiledSchema compiled, JsonNode output, Map<String, ObjectShape> shapes) {
+            CompiledSchema compiled, JsonNode output, Outcome outcome, WorkBudget budget) {
+        Map<String, ObjectShape> shapes = outcome.shapes();
         if (shapes.isEmpty()) {
             return; // no location declares properties: there is nothing to check
         }
+        boolean accepted = outcome.tally().findings().isEmpty();
         ExecutionContext[] context = new ExecutionContext[1];
         java.util.function.Consumer<ExecutionContext> collecting = ctx -> {
-            ctx.executionConfig(config ->
-                    config.annotationCollectionEnabled(true).annotationCollectionFilter("properties"::equals));
+            ctx.executionConfig(config -> config.annotationCollectionEnabled(true)
+                    .annotationCollectionFilter("properties"::equals)
+                    .maxEvaluationSteps(budget.remaining()));
             context[0] = ctx;
         };
-        compiled.schema().validate(output, collecting);
+        try {
+            compiled.schema().validate(output, collecting);
+        } catch (com.networknt.schema.ValidationLimitExceededException overBudget) {
+            budget.exhausted();
+        }
         context[0].getAnnotations().asMap().forEach((location, annotations) -> {
             ObjectShape shape = shapes.get(location.toString());
             if (shape == null) {
@@ -123,7 +139,7 @@ final class SchemaChecks {
             }
             for (com.networknt.schema.annotation.Annotation annotation : annotations) {
                 if ("properties".equals(annotation.getKeyword())
-                        && annotation.isValid()
+                        && (annotation.isValid() || !accepted)
                         && annotation.getValue() instanceof java.util.Collection<?> names) {
                     names.forEach(name -> shape.declared.add(String.valueOf(name)));
                 }

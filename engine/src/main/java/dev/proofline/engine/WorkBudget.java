@@ -50,6 +50,16 @@ final class WorkBudget {
         return spent;
     }
 
+    /** Steps left before the limit (at least 1). */
+    long remaining() {
+        return Math.max(1, limit - spent);
+    }
+
+    /** Stops the verification as over its budget: work measured elsewhere ran out of what was left. */
+    void exhausted() {
+        throw new VerificationBudgetExceeded(limit);
+    }
+
     /** Runs {@code work} with this budget as the thread's running one ({@link #spendOnPattern}). */
     <T> T running(java.util.function.Supplier<T> work) {
         WorkBudget outer = RUNNING.get();

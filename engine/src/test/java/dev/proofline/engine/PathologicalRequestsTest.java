@@ -183,6 +183,38 @@ class PathologicalRequestsTest {
         assertTrue(rules.toString().getBytes(StandardCharsets.UTF_8).length < 16_384);
     }
 
+    /**
+     * The strict checks validate once more, collecting which properties each branch declares, and
+     * then every anyOf branch is evaluated: the walk paid for the first branch that passed (here
+     * {@code true}), the second pass would evaluate 255 subschemas per item. It spends what the
+     * budget has left and stops there.
+     */
+    @Test
+    void theStrictChecksSecondLookAtBranchesIsPaidForToo() {
+        String defs = IntStream.range(0, 7)
+                .mapToObj(i -> "\"d" + i + "\":{\"properties\":{\"k\":{}},\"allOf\":[{\"$ref\":\"#/$defs/d" + (i + 1)
+                        + "\"},{\"$ref\":\"#/$defs/d" + (i + 1) + "\"}]}")
+                .collect(Collectors.joining(","));
+        String schema = "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":"
+                + "{\"properties\":{\"k\":{}},\"anyOf\":[true,{\"$ref\":\"#/$defs/d0\"}]}}},"
+                + "\"$defs\":{" + defs + ",\"d7\":{\"properties\":{\"k\":{}}}}}";
+        String output =
+                "{\"items\":[" + IntStream.range(0, 2_000).mapToObj(i -> "{}").collect(Collectors.joining(",")) + "]}";
+        EngineFixture small = new EngineFixture(EngineSettings.defaults().withBudgetSteps(200_000));
+        VerificationRequest lenient = ((ParseOutcome.Valid) small.parse(request(schema, output, ""))).request();
+        assertEquals(
+                "pass",
+                small.engine
+                        .verify(lenient, EngineFixture.ID, EngineFixture.AT)
+                        .get("result")
+                        .asString());
+        VerificationRequest strict =
+                ((ParseOutcome.Valid) small.parse(request(schema, output, "\"strict_content_check\":true"))).request();
+        assertThrows(
+                VerificationBudgetExceeded.class,
+                () -> small.engine.verify(strict, EngineFixture.ID, EngineFixture.AT));
+    }
+
     private void overBudget(String schema, String output) {
         ParseOutcome outcome = fixture.parse(request(schema, output, ""));
         VerificationRequest valid = ((ParseOutcome.Valid) outcome).request();

@@ -183,6 +183,14 @@ class SchemaChecksTest {
                 fixture.verify(request(ifThen, "{\"kind\":\"b\",\"y\":1}", strict))
                         .get("result")
                         .asString());
+        // An output the schema refuses for something else: its branch's properties are still declared.
+        ObjectNode missing = fixture.verify(request(
+                union.replace("\"required\":[\"kind\"]", "\"required\":[\"kind\",\"z\"]"),
+                "{\"kind\":\"a\",\"x\":1}",
+                strict));
+        assertEquals(
+                "[\"schema:required\"]",
+                missing.get("summary").get("blocking_checks").toString());
     }
 
     /**

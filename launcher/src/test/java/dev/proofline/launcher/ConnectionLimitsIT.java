@@ -271,6 +271,17 @@ class ConnectionLimitsIT {
         String loneBody = loneAnswer.substring(loneAnswer.indexOf("\r\n\r\n") + 4);
         assertDocument(400, "invalid_request", 400, loneBody);
         assertEquals("body", StrictJson.parse(loneBody).at("/fields/0/field").asString(), loneAnswer);
+        // An initialize with two meanings (an id twice) naming a made-up session: refused like any
+        // other, never opened as a session the limit did not count.
+        String twiceInitialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+        String twiceAnswer = mcpPost(host, "Mcp-Session-Id: made-up-session\r\n", twiceInitialize);
+        assertTrue(twiceAnswer.startsWith("HTTP/1.1 400 "), twiceAnswer);
+        assertFalse(twiceAnswer.toLowerCase(java.util.Locale.ROOT).contains("\r\nmcp-session-id:"), twiceAnswer);
+        assertEquals(
+                "body",
+                StrictJson.parse(bodyOf(twiceAnswer)).at("/fields/0/field").asString(),
+                twiceAnswer);
         // A malformed tools/call outside any session is refused for its missing session, as the SDK
         // refuses any message but initialize, not answered as if a session held it.
         String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","

@@ -60,6 +60,18 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private static final long HTTP_CATCH_UP_NANOS = Duration.ofSeconds(1).toNanos();
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /**
+     * Schema text as Avro's parser reads it (comments allowed, nesting to 1,000 levels), so the check
+     * that it is JSON refuses nothing Avro would take.
+     */
+    private static final JsonMapper SCHEMA_TEXT = JsonMapper.builder(tools.jackson.core.json.JsonFactory.builder()
+                    .enable(tools.jackson.core.json.JsonReadFeature.ALLOW_JAVA_COMMENTS)
+                    .streamReadConstraints(tools.jackson.core.StreamReadConstraints.builder()
+                            .maxNestingDepth(1000)
+                            .build())
+                    .build())
+            .build();
+
     private static final Logger LOG = LoggerFactory.getLogger(RegistryStore.class);
 
     /** One registered version of a subject. */
@@ -75,6 +87,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private static final int MAX_WAITING_FOR_LOOK = 8;
     /** HTTP questions waiting for the next look now. */
     private int waitingForLook;
+    /** Set by {@link #close}: a registration waiting in {@link #pause} gives up. */
+    private boolean closed;
     /** When the HTTP route last began a look in the topic for an unknown id (System.nanoTime; 0: never). */
     private long lastHttpCatchUp;
 
@@ -173,10 +187,12 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         if (known.isPresent()) {
             return known.get();
         }
+        String lastFailure = "";
         for (int attempt = 0; attempt < REGISTRATION_ATTEMPTS; attempt++) {
-            Optional<Version> stored = registerFenced(subject, schema, canonical);
-            if (stored.isPresent()) {
-                return stored.get();
+            try {
+                return registerFenced(subject, schema, canonical);
+            } catch (AnotherTry failed) {
+                lastFailure = failed.getMessage();
             }
             // Instances that start together register the same subjects: a pause of its own lets one
             // finish rather than each fencing the other again.
@@ -184,13 +200,26 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                     java.util.concurrent.ThreadLocalRandom.current().nextLong(20, 200)));
         }
         throw new SchemaRegistryException(
-                50001,
-                "could not store the schema: other registrations under subject \"" + subject
-                        + "\" kept running at the same moment; try again");
+                50001, "could not store the schema in " + REGISTRATION_ATTEMPTS + " tries: " + lastFailure);
     }
 
-    /** One try of {@link #register}: empty when another registration of the subject fenced it. */
-    private Optional<Version> registerFenced(String subject, Schema schema, String canonical) {
+    /**
+     * A try that Kafka ended (fenced by another registration of the subject, or a commit whose
+     * answer was an error): the next try reads the topic first, so a commit that did happen is
+     * found there rather than written twice.
+     */
+    private static final class AnotherTry extends RuntimeException {
+        AnotherTry(Throwable cause) {
+            super(
+                    cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
+                    null,
+                    false,
+                    false);
+        }
+    }
+
+    /** One try of {@link #register}; {@link AnotherTry} when Kafka ended it. */
+    private Version registerFenced(String subject, Schema schema, String canonical) {
         KafkaProducer<String, String> fenced = null;
         boolean open = false;
         try {
@@ -199,7 +228,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
             catchUpOrRefuse();
             Optional<Version> known = registered(subject, canonical);
             if (known.isPresent()) {
-                return known; // registered by another instance meanwhile
+                return known.get(); // registered by another instance meanwhile, or by a try whose answer was lost
             }
             Version created = next(subject, schema, canonical);
             fenced.beginTransaction();
@@ -215,16 +244,16 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
                 throw new SchemaRegistryException(
                         50001, "could not store the schema: another writer of the registry's topic took its version");
             }
-            return stored;
+            return stored.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException(50001, "interrupted while storing the schema");
         } catch (ExecutionException | org.apache.kafka.common.KafkaException e) {
             Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            if (fencedByAnotherRegistration(cause)) {
-                return Optional.empty();
+            if (refusedForGood(cause)) {
+                throw new SchemaRegistryException(50001, "could not store the schema: " + cause.getMessage());
             }
-            throw new SchemaRegistryException(50001, "could not store the schema: " + cause.getMessage());
+            throw new AnotherTry(cause);
         } finally {
             // A registration left open holds every reader of the topic until it is aborted.
             if (open) {
@@ -240,13 +269,16 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         }
     }
 
-    /** Waits without holding the store: lookups go on meanwhile. */
+    /** Waits without holding the store: lookups go on meanwhile, and the store may be closed. */
     private void pause(Duration pause) {
         try {
             wait(pause.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SchemaRegistryException(50001, "interrupted while storing the schema");
+        }
+        if (closed) {
+            throw new SchemaRegistryException(50002, "the registry is shutting down");
         }
     }
 
@@ -323,8 +355,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         config.put(ProducerConfig.RETRY_BACKOFF_MS_CONFIG, 10);
         // Registrations wait under the store's lock: a broker that is gone fails them in seconds, not minutes.
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
+        DeliveryDeadline.within(config, Duration.ofSeconds(10));
         // Two stores in one JVM (tests, or two deployments) must not share a client id in JMX.
         config.put(ProducerConfig.CLIENT_ID_CONFIG, transactionalId + "-" + java.util.UUID.randomUUID());
         return new KafkaProducer<>(config, new StringSerializer(), new StringSerializer());
@@ -335,12 +366,17 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         return "proofline-registry-" + java.util.HexFormat.of().formatHex(sha256(TOPIC + "\u0000" + subject), 0, 16);
     }
 
-    /** Whether {@code e} says another registration of the subject took the transactional id over. */
-    private static boolean fencedByAnotherRegistration(Throwable e) {
+    /**
+     * Whether trying again cannot help: the principal may not write, or the settings are wrong.
+     * Anything else (fenced by another registration of the subject, which Kafka may also report as
+     * an unexpected error of the commit; a broker that went away) is worth another try.
+     */
+    private static boolean refusedForGood(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof org.apache.kafka.common.errors.ProducerFencedException
-                    || t instanceof org.apache.kafka.common.errors.InvalidProducerEpochException
-                    || t instanceof org.apache.kafka.common.errors.TransactionAbortableException) {
+            if (t instanceof org.apache.kafka.common.errors.AuthorizationException
+                    || t instanceof org.apache.kafka.common.errors.AuthenticationException
+                    || t instanceof org.apache.kafka.common.config.ConfigException
+                    || t instanceof org.apache.kafka.common.errors.UnsupportedVersionException) {
                 return true;
             }
         }
@@ -521,6 +557,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     @Override
     public synchronized void close() {
+        closed = true;
         reader.close(Duration.ofSeconds(2));
     }
 
@@ -549,7 +586,7 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
 
     private static Schema parse(String text) {
         try {
-            JSON.readTree(text);
+            SCHEMA_TEXT.readTree(text);
         } catch (tools.jackson.core.JacksonException notJson) {
             // Avro's own message is Jackson's, which quotes the text and names Jackson's settings.
             tools.jackson.core.TokenStreamLocation at = notJson.getLocation();

@@ -16,6 +16,7 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -159,10 +160,12 @@ final class McpTransportErrors implements Filter {
                                                 "Send whole Unicode text: pair each surrogate escape, or send the character itself."))));
                 return;
             }
-            JsonNode message;
+            JsonNode message; // strictly read: null when the body has no one meaning
+            JsonNode asTheSdkReadsIt; // what the SDK will act on: an initialize opens a session
             FieldProblem messageProblem;
             try {
                 message = StrictJson.parse(replayed.inspected());
+                asTheSdkReadsIt = message;
                 // The SDK takes some messages JSON-RPC 2.0 forbids ("jsonrpc": "1.0", params that are
                 // a string) and answers them as if they were whole.
                 messageProblem = MessageShape.problem(message);
@@ -172,15 +175,20 @@ final class McpTransportErrors implements Filter {
                 // levels), or bytes that are not UTF-8, which the SDK decodes with U+FFFD in their
                 // place: a tool would run on what the SDK guessed. Text that is no JSON at all is the
                 // SDK's to refuse.
-                messageProblem =
-                        MessageShape.parse(replayed.inspected()) != null || !StrictJson.isUtf8(replayed.inspected())
-                                ? new FieldProblem(
-                                        "body",
-                                        "is " + notStrict.getMessage(),
-                                        "Send one JSON-RPC message as UTF-8 JSON with no key twice.")
-                                : null;
+                asTheSdkReadsIt = MessageShape.parse(new String(replayed.inspected(), StandardCharsets.UTF_8));
+                messageProblem = asTheSdkReadsIt != null
+                        ? new FieldProblem(
+                                "body",
+                                "is " + notStrict.getMessage(),
+                                "Send one JSON-RPC message as UTF-8 JSON with no key twice.")
+                        : null;
             }
-            if (messageProblem != null && !sdkRefusesFirst((HttpServletRequest) request, message)) {
+            if (asTheSdkReadsIt != null && asTheSdkReadsIt.path("method").isString()) {
+                // Read by the session limit: an initialize, however malformed, is counted as one.
+                replayed.setAttribute(
+                        METHOD_ATTRIBUTE, asTheSdkReadsIt.get("method").asString());
+            }
+            if (messageProblem != null && !sdkRefusesFirst((HttpServletRequest) request, asTheSdkReadsIt)) {
                 send(http, 400, ErrorDocument.invalidRequest(List.of(messageProblem)));
                 return;
             }
@@ -201,9 +209,6 @@ final class McpTransportErrors implements Filter {
                 http.setCharacterEncoding("UTF-8");
                 http.getWriter().write(refusal.toString());
                 return;
-            }
-            if (message != null && message.path("method").isString()) {
-                replayed.setAttribute(METHOD_ATTRIBUTE, message.get("method").asString());
             }
             if (message != null && "tools/call".equals(message.path("method").asString(""))) {
                 byte[] arguments = ToolArguments.of(replayed.inspected());

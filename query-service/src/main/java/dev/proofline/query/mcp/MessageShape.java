@@ -38,6 +38,16 @@ final class MessageShape {
         }
     }
 
+    /** The same for text already decoded (as the SDK decodes a body, U+FFFD for bytes that are not UTF-8). */
+    static JsonNode parse(String body) {
+        try {
+            JsonNode node = JSON.readTree(body);
+            return node == null || node.isMissingNode() ? null : node;
+        } catch (JacksonException notJson) {
+            return null;
+        }
+    }
+
     private static final FieldProblem NOT_VERSION_2 =
             new FieldProblem("jsonrpc", "is not \"2.0\"", "Send \"jsonrpc\": \"2.0\" in every message.");
 

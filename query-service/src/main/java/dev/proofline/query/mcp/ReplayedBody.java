@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.SequenceInputStream;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -72,15 +71,18 @@ final class ReplayedBody extends HttpServletRequestWrapper {
         };
     }
 
+    /**
+     * UTF-8, whatever the Content-Type says: JSON between systems is UTF-8 (RFC 8259), and the bytes
+     * were checked as UTF-8 before the SDK reads them. The SDK decodes with this charset, so a
+     * {@code charset=ISO-8859-1} would otherwise have it act on other text than was checked.
+     */
+    @Override
+    public String getCharacterEncoding() {
+        return StandardCharsets.UTF_8.name();
+    }
+
     @Override
     public BufferedReader getReader() {
-        String encoding = getCharacterEncoding();
-        Charset charset = StandardCharsets.UTF_8;
-        try {
-            charset = encoding == null ? charset : Charset.forName(encoding);
-        } catch (IllegalArgumentException unknown) {
-            // a charset this JVM does not know: read as UTF-8, which JSON is anyway
-        }
-        return new BufferedReader(new InputStreamReader(getInputStream(), charset));
+        return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
     }
 }
