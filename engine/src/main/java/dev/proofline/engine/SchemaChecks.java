@@ -31,6 +31,8 @@ import tools.jackson.databind.JsonNode;
 final class SchemaChecks {
     /** Pass or fail as a whole; what happens inside them is not a check of its own. */
     private static final Set<String> OPAQUE = Set.of("anyOf", "oneOf", "not", "if", "contains");
+    /** Keywords whose passing branch applies its own properties (if: its then or else, and itself). */
+    private static final Set<String> BRANCHES = Set.of("anyOf", "oneOf", "if");
     /** Apply subschemas; their own keywords are the checks. */
     private static final Set<String> APPLICATORS = Set.of(
             "properties",
@@ -73,7 +75,9 @@ final class SchemaChecks {
         }
     }
 
-    record Outcome(CheckTally tally, Map<String, ObjectShape> shapes, Map<String, JsonNode> objects) {}
+    /** @param branches whether the walk met an anyOf, oneOf or if: a branch may declare properties */
+    record Outcome(
+            CheckTally tally, Map<String, ObjectShape> shapes, Map<String, JsonNode> objects, boolean branches) {}
 
     private SchemaChecks() {}
 
@@ -116,15 +120,17 @@ final class SchemaChecks {
     private static void addBranchDeclarations(
             CompiledSchema compiled, JsonNode output, Outcome outcome, WorkBudget budget) {
         Map<String, ObjectShape> shapes = outcome.shapes();
-        if (shapes.isEmpty()) {
-            return; // no location declares properties: there is nothing to check
+        if (shapes.isEmpty() || !outcome.branches()) {
+            return; // nothing to check, or no branch that could declare more
         }
         boolean accepted = outcome.tally().findings().isEmpty();
         ExecutionContext[] context = new ExecutionContext[1];
         java.util.function.Consumer<ExecutionContext> collecting = ctx -> {
             ctx.executionConfig(config -> config.annotationCollectionEnabled(true)
                     .annotationCollectionFilter("properties"::equals)
-                    .maxEvaluationSteps(budget.remaining()));
+                    // networknt counts entering a schema as a step as well as each keyword, the
+                    // walk only keywords: twice the steps is the same work.
+                    .maxEvaluationSteps(2 * budget.remaining()));
             context[0] = ctx;
         };
         try {
@@ -175,7 +181,7 @@ final class SchemaChecks {
         for (Error error : errors) {
             tally.failUncounted(finding(error));
         }
-        return new Outcome(tally, listener.shapes, listener.objects);
+        return new Outcome(tally, listener.shapes, listener.objects, listener.branches);
     }
 
     private static Finding finding(Error error) {
@@ -236,6 +242,7 @@ final class SchemaChecks {
         // Subschema sizes by identity: the same keyword meets many objects.
         final Map<JsonNode, Integer> sizes = new java.util.IdentityHashMap<>();
         int opaqueDepth;
+        boolean branches;
         int counted;
         int failed;
 
@@ -250,6 +257,7 @@ final class SchemaChecks {
                 payUpFront(event);
             }
             errorsBefore.push(event.getExecutionContext().getErrors().size());
+            branches |= BRANCHES.contains(event.getKeyword());
             if (OPAQUE.contains(event.getKeyword())) {
                 opaqueDepth++;
             }

@@ -54,6 +54,8 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(5);
     /** A registration waits this long at most to read its own committed record back. */
     private static final Duration READ_BACK_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a registration goes on trying. */
+    private static final Duration REGISTRATION_TIMEOUT = Duration.ofSeconds(20);
     /** Tries of a registration that other registrations of its subject kept fencing. */
     private static final int REGISTRATION_ATTEMPTS = 5;
     /** The registry's HTTP route looks in the topic for unknown ids at most this often. */
@@ -187,20 +189,25 @@ public final class RegistryStore implements SchemaRegistryClient, AutoCloseable 
         if (known.isPresent()) {
             return known.get();
         }
+        // Lookups wait on the store while a registration runs: a broker that does not answer ends it
+        // within about this long (plus one try's own timeouts), not after every try has timed out.
+        long deadline = System.nanoTime() + REGISTRATION_TIMEOUT.toNanos();
         String lastFailure = "";
-        for (int attempt = 0; attempt < REGISTRATION_ATTEMPTS; attempt++) {
+        for (int attempt = 1; ; attempt++) {
             try {
                 return registerFenced(subject, schema, canonical);
             } catch (AnotherTry failed) {
                 lastFailure = failed.getMessage();
+            }
+            if (attempt == REGISTRATION_ATTEMPTS || System.nanoTime() - deadline > 0) {
+                throw new SchemaRegistryException(
+                        50001, "could not store the schema in " + attempt + " tries: " + lastFailure);
             }
             // Instances that start together register the same subjects: a pause of its own lets one
             // finish rather than each fencing the other again.
             pause(Duration.ofMillis(
                     java.util.concurrent.ThreadLocalRandom.current().nextLong(20, 200)));
         }
-        throw new SchemaRegistryException(
-                50001, "could not store the schema in " + REGISTRATION_ATTEMPTS + " tries: " + lastFailure);
     }
 
     /**
