@@ -77,10 +77,7 @@ class PathologicalRequestsTest {
 
     @Test
     void exponentialFanOutIsRefusedBeforeEvaluation() {
-        String defs = IntStream.range(0, 40)
-                .mapToObj(i -> "\"d" + i + "\":{\"allOf\":[{\"$ref\":\"#/$defs/d" + (i + 1)
-                        + "\"},{\"$ref\":\"#/$defs/d" + (i + 1) + "\"}]}")
-                .collect(Collectors.joining(","));
+        String defs = doublingDefs(40, "");
         ObjectNode error = refused("{\"$ref\":\"#/$defs/d0\",\"$defs\":{" + defs + ",\"d40\":{\"type\":\"object\"}}}");
         assertTrue(problems(error).contains("more than " + SchemaReferences.MAX_EXPANSION), problems(error));
     }
@@ -191,10 +188,7 @@ class PathologicalRequestsTest {
      */
     @Test
     void theStrictChecksSecondLookAtBranchesIsPaidForToo() {
-        String defs = IntStream.range(0, 7)
-                .mapToObj(i -> "\"d" + i + "\":{\"properties\":{\"k\":{}},\"allOf\":[{\"$ref\":\"#/$defs/d" + (i + 1)
-                        + "\"},{\"$ref\":\"#/$defs/d" + (i + 1) + "\"}]}")
-                .collect(Collectors.joining(","));
+        String defs = doublingDefs(7, "\"properties\":{\"k\":{}},");
         String schema = "{\"type\":\"object\",\"properties\":{\"items\":{\"type\":\"array\",\"items\":"
                 + "{\"properties\":{\"k\":{}},\"anyOf\":[true,{\"$ref\":\"#/$defs/d0\"}]}}},"
                 + "\"$defs\":{" + defs + ",\"d7\":{\"properties\":{\"k\":{}}}}}";
@@ -213,6 +207,17 @@ class PathologicalRequestsTest {
         assertThrows(
                 VerificationBudgetExceeded.class,
                 () -> small.engine.verify(strict, EngineFixture.ID, EngineFixture.AT));
+    }
+
+    /**
+     * {@code $defs} d0 to d(levels-1), each {@code allOf} two references to the next (so d0 applies
+     * 2^levels subschemas), each also holding {@code members} (JSON members and a trailing comma).
+     */
+    private static String doublingDefs(int levels, String members) {
+        return IntStream.range(0, levels)
+                .mapToObj(i -> "\"d" + i + "\":{" + members + "\"allOf\":[{\"$ref\":\"#/$defs/d" + (i + 1)
+                        + "\"},{\"$ref\":\"#/$defs/d" + (i + 1) + "\"}]}")
+                .collect(Collectors.joining(","));
     }
 
     private void overBudget(String schema, String output) {

@@ -23,6 +23,7 @@ final class RegistryRoutes implements RouteGroup {
     private static final java.util.Set<String> LEVELS = java.util.Set.of(
             "NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE");
 
+    private static final java.util.regex.Pattern ID_DIGITS = java.util.regex.Pattern.compile("[0-9]{1,10}");
     private final RegistryStore store;
     /**
      * Subjects a client set the level of (to the one level there is): kafkajs sets it before it
@@ -198,7 +199,7 @@ final class RegistryRoutes implements RouteGroup {
      */
     private static int id(Context ctx) {
         String id = ctx.pathParam("id");
-        if (!id.matches("[0-9]{1,10}")) {
+        if (!ID_DIGITS.matcher(id).matches()) {
             throw new SchemaRegistryException(40403, "Schema not found");
         }
         try {

@@ -462,14 +462,8 @@ class ConnectionLimitsIT {
                                     + ping.length() + "\r\n\r\n" + ping);
                     assertTrue(answer.startsWith("HTTP/1.1 200 "), "request " + i + ": " + answer);
                 } else {
-                    HttpResponse<String> answer = http.send(
-                            HttpRequest.newBuilder(URI.create(mcp))
-                                    .header("Content-Type", "application/json")
-                                    .header("Accept", "application/json, text/event-stream")
-                                    .header("Mcp-Session-Id", session)
-                                    .POST(HttpRequest.BodyPublishers.ofString(ping))
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> answer =
+                            postMessage(mcp, session, ping.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     assertEquals(200, answer.statusCode(), "request " + i + ": " + answer.body());
                 }
             }
@@ -568,14 +562,7 @@ class ConnectionLimitsIT {
                 body[at] = (byte) 0xC0; // an overlong "/": never UTF-8
                 body[at + 1] = (byte) 0xAF;
                 System.arraycopy(bytes, at + 3, body, at + 2, bytes.length - at - 3);
-                HttpResponse<String> notUtf8 = http.send(
-                        HttpRequest.newBuilder(URI.create(mcp))
-                                .header("Content-Type", "application/json")
-                                .header("Accept", "application/json, text/event-stream")
-                                .header("Mcp-Session-Id", session)
-                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> notUtf8 = postMessage(mcp, session, body);
                 assertDocument(400, "invalid_request", notUtf8.statusCode(), notUtf8.body());
                 JsonNode field = StrictJson.parse(notUtf8.body()).at("/fields/0");
                 assertEquals("body", field.get("field").asString(), notUtf8.body());
@@ -610,13 +597,21 @@ class ConnectionLimitsIT {
     }
 
     private HttpResponse<String> post(String mcp, String session, String params) throws Exception {
+        return postMessage(
+                mcp,
+                session,
+                ("{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"tools/call\",\"params\":" + params + "}")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** One MCP message, these bytes as they are, in the session, over the JDK's client. */
+    private HttpResponse<String> postMessage(String mcp, String session, byte[] message) throws Exception {
         return http.send(
                 HttpRequest.newBuilder(URI.create(mcp))
                         .header("Content-Type", "application/json")
                         .header("Accept", "application/json, text/event-stream")
                         .header("Mcp-Session-Id", session)
-                        .POST(HttpRequest.BodyPublishers.ofString(
-                                "{\"jsonrpc\":\"2.0\",\"id\":21,\"method\":\"tools/call\",\"params\":" + params + "}"))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(message))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
     }

@@ -28,6 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AgentRoutes implements RouteGroup {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 1000;
+    private static final java.util.regex.Pattern LIMIT_DIGITS = java.util.regex.Pattern.compile("[0-9]{1,4}");
 
     private final AgentDirectory directory;
     private final AgentHistories histories;
@@ -108,7 +109,7 @@ public final class AgentRoutes implements RouteGroup {
         }
         String raw = given.get(0);
         // One limit, in ASCII digits: Java's parsing would also take a sign and other scripts' digits.
-        if (given.size() > 1 || !raw.matches("[0-9]{1,4}")) {
+        if (given.size() > 1 || !LIMIT_DIGITS.matcher(raw).matches()) {
             return Optional.empty();
         }
         int limit = Integer.parseInt(raw);

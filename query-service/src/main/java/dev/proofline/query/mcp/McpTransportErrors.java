@@ -229,7 +229,8 @@ final class McpTransportErrors implements Filter {
     /**
      * Whether the SDK refuses this POST for its headers or session before it reads the message: a
      * header it does not take, or a session not open here (any message but {@code initialize} needs
-     * one; {@code message} is null when it is not strict JSON). Proofline's own answer to a message the SDK cannot read comes only after those, as the
+     * one; {@code message} is null when it is not JSON). Proofline's own answer to a message the SDK
+     * cannot read comes only after those, as the
      * SDK's would.
      */
     private boolean sdkRefusesFirst(HttpServletRequest request, JsonNode message) {
