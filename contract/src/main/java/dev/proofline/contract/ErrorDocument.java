@@ -103,6 +103,17 @@ public record ErrorDocument(
                         "Send the request with its real method instead.")));
     }
 
+    /** A body in a content coding (gzip, ...): bodies are read as sent, and limits count the bytes sent. */
+    public static ErrorDocument contentCodingRefused() {
+        return new ErrorDocument(
+                ErrorCode.INVALID_REQUEST,
+                "The request's body is in a content coding this server does not decode.",
+                List.of(new FieldProblem(
+                        "Content-Encoding",
+                        "names a content coding other than identity",
+                        "Send the body as it is, uncompressed, without a Content-Encoding header.")));
+    }
+
     public static ErrorDocument forbidden() {
         return new ErrorDocument(
                 ErrorCode.FORBIDDEN, "This key's role does not allow this route; it needs an operator key.", List.of());

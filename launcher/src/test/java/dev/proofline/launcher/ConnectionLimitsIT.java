@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.attestor.Conformance;
 import dev.proofline.attestor.StrictJson;
 import java.io.InputStream;
 import java.net.URI;
@@ -479,6 +480,40 @@ class ConnectionLimitsIT {
     }
 
     @Test
+    void aBodyInAContentCodingIsRefusedNamingTheHeader() throws Exception {
+        byte[] request = java.nio.file.Files.readAllBytes(Conformance.file("requests/invoice-final.json"));
+        java.io.ByteArrayOutputStream gzipped = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(gzipped)) {
+            gzip.write(request);
+        }
+        for (String path : List.of("/verify/schema", "/mcp")) {
+            HttpResponse<String> coded = http.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + path))
+                            .header("Content-Type", "application/json")
+                            .header("Accept", "application/json, text/event-stream")
+                            .header("Content-Encoding", "gzip")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(gzipped.toByteArray()))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertDocument(415, "invalid_request", coded.statusCode(), coded.body());
+            assertEquals(
+                    "Content-Encoding",
+                    StrictJson.parse(coded.body()).at("/fields/0/field").asString());
+            assertEquals(
+                    "identity", coded.headers().firstValue("Accept-Encoding").orElse(""));
+        }
+        // identity is no coding at all: the same request as sent plain.
+        HttpResponse<String> identity = http.send(
+                HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))
+                        .header("Content-Type", "application/json")
+                        .header("Content-Encoding", "identity")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(request))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, identity.statusCode(), identity.body());
+    }
+
+    @Test
     void headOptionsTheFeedsAcceptAndTwoAuthorizationsAreAnsweredTruthfully() throws Exception {
         String base = node.httpUrl();
         String host = "Host: 127.0.0.1:" + URI.create(base).getPort() + "\r\nConnection: close\r\n";
@@ -492,6 +527,9 @@ class ConnectionLimitsIT {
                 "HEAD /feed/receipts HTTP/1.1\r\n" + host + "Accept: text/event-stream\r\nAuthorization: Bearer "
                         + node.operatorToken().orElseThrow() + "\r\n\r\n");
         assertTrue(headFeed.startsWith("HTTP/1.1 200 ") && headFeed.endsWith("\r\n\r\n"), "answered and ended");
+        // ...with GET's headers: an event stream, and no length (a stream has none).
+        assertTrue(headFeed.contains("\r\nContent-Type: text/event-stream"), headFeed);
+        assertFalse(headFeed.contains("Content-Length"), headFeed);
         String headPaid = raw(base, "HEAD /score/some-agent HTTP/1.1\r\n" + host + "Payment-Signature: e30=\r\n\r\n");
         assertTrue(headPaid.startsWith("HTTP/1.1 400 "), headPaid);
         String options = raw(base, "OPTIONS /mcp HTTP/1.1\r\n" + host + "\r\n");
@@ -689,6 +727,8 @@ class ConnectionLimitsIT {
                 assertEquals(
                         "text/event-stream",
                         stream.headers().firstValue("Content-Type").orElse("").split(";")[0]);
+                // One Cache-Control: Javalin's stream handler adds a no-cache of its own.
+                assertEquals(List.of("no-store"), stream.headers().allValues("Cache-Control"));
                 open.add(stream.body());
             }
             // The server counts a feed once its stream handler runs, a moment after the client has

@@ -13,7 +13,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -56,7 +55,7 @@ public final class AccessFilter implements Filter {
         if (request.getHeader("X-HTTP-Method-Override") != null) {
             // Javalin would route by the overridden method while access was decided by the real one.
             securityHeaders(response, path, Audience.ANYONE);
-            refuse(request, response, 400, ErrorDocument.methodOverrideRefused());
+            Refusal.send(request, response, 400, ErrorDocument.methodOverrideRefused());
             return;
         }
         Audience audience = AccessTable.audience(request.getMethod(), path);
@@ -67,7 +66,7 @@ public final class AccessFilter implements Filter {
         java.util.List<String> authorizations = Collections.list(request.getHeaders("Authorization"));
         if (authorizations.size() > 1) {
             // Which one counts would be a guess (one valid key and one bad one): neither does.
-            refuse(
+            Refusal.send(
                     request,
                     response,
                     400,
@@ -83,13 +82,13 @@ public final class AccessFilter implements Filter {
         if (authorization != null) {
             key = bearer(authorization).flatMap(keys::byToken);
             if (key.isEmpty()) {
-                refuse(request, response, 401, ErrorDocument.unauthorized(true));
+                Refusal.send(request, response, 401, ErrorDocument.unauthorized(true));
                 return;
             }
         }
         boolean instance = instances.accepts(request.getHeader(InstanceCredential.HEADER));
         if (request.getHeader(InstanceCredential.HEADER) != null && !instance) {
-            refuse(request, response, 401, ErrorDocument.unauthorized(true));
+            Refusal.send(request, response, 401, ErrorDocument.unauthorized(true));
             return;
         }
         Submitter submitter = key.map(CallerRecord::submitter)
@@ -97,9 +96,9 @@ public final class AccessFilter implements Filter {
         RequestCaller caller = new RequestCaller(submitter, key.orElse(null), instance);
         if (!allowed(audience, caller, request)) {
             if (key.isEmpty()) {
-                refuse(request, response, 401, ErrorDocument.unauthorized(false));
+                Refusal.send(request, response, 401, ErrorDocument.unauthorized(false));
             } else {
-                refuse(request, response, 403, ErrorDocument.forbidden());
+                Refusal.send(request, response, 403, ErrorDocument.forbidden());
             }
             return;
         }
@@ -207,28 +206,5 @@ public final class AccessFilter implements Filter {
         if (!shared || path.startsWith("/verify/") || path.equals("/mcp")) {
             response.setHeader("Cache-Control", "no-store"); // private: a receipt, a feed, a caller's answer
         }
-    }
-
-    /**
-     * The refusal, before the request's body is read. A body left unread makes Jetty close the
-     * connection once the answer is sent, after the answer said nothing of it: a client that sent
-     * its next request on the same connection meanwhile lost it ("no bytes"). So the answer says
-     * {@code Connection: close} itself.
-     */
-    private static void refuse(
-            HttpServletRequest request, HttpServletResponse response, int status, ErrorDocument error)
-            throws IOException {
-        if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
-            response.setHeader("Connection", "close");
-        }
-        if (status == 401) {
-            response.setHeader("WWW-Authenticate", "Bearer realm=\"proofline\"");
-        }
-        response.setHeader("Cache-Control", "no-store");
-        response.setStatus(status);
-        response.setContentType("application/json");
-        byte[] body = error.toJson(status).toString().getBytes(StandardCharsets.UTF_8);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
     }
 }

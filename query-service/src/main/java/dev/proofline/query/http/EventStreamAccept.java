@@ -7,6 +7,7 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -30,7 +31,7 @@ final class EventStreamAccept implements Filter {
             throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
         if (HeadAsGet.isLiveFeed(http.getRequestURI()) && acceptsEventStream(http.getHeaders("Accept"))) {
-            chain.doFilter(new AcceptingEventStream(http), response);
+            chain.doFilter(new AcceptingEventStream(http), new NoStoreKept((HttpServletResponse) response));
             return;
         }
         chain.doFilter(request, response);

@@ -2,6 +2,7 @@ package dev.proofline.query.http;
 
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
+import dev.proofline.query.access.Refusal;
 import dev.proofline.query.discovery.DiscoveryDocuments;
 import dev.proofline.query.payment.X402;
 import jakarta.servlet.Filter;
@@ -13,7 +14,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -23,7 +23,7 @@ import java.util.List;
  * request was HEAD, sends no body.
  *
  * <p>Except where running the route would do something: the live feed would hold a stream (and a
- * client slot) open for nobody to read, so its HEAD keeps Javalin's answer; and a payment is never
+ * client slot) open for nobody to read, so its route answers HEAD itself ({@link LiveReceipts}); and a payment is never
  * taken for an answer whose body is not sent.
  */
 final class HeadAsGet implements Filter {
@@ -40,10 +40,7 @@ final class HeadAsGet implements Filter {
                     X402.PAYMENT_SIGNATURE,
                     "is never taken on HEAD, whose answer has no body",
                     "Send the paid request as GET.")));
-            HttpServletResponse answer = (HttpServletResponse) response;
-            answer.setStatus(400);
-            answer.setContentType("application/json");
-            answer.getOutputStream().write(error.toJson(400).toString().getBytes(StandardCharsets.UTF_8));
+            Refusal.send(http, (HttpServletResponse) response, 400, error);
             return;
         }
         chain.doFilter(new AsGet(http), response);

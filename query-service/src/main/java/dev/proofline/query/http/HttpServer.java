@@ -92,6 +92,9 @@ public final class HttpServer implements AutoCloseable {
                 FilterHolder holder = new FilterHolder(access);
                 holder.setAsyncSupported(true); // the live feed and MCP streams are asynchronous
                 context.addFilter(holder, "/*", EnumSet.of(DispatcherType.REQUEST));
+                FilterHolder codings = new FilterHolder(new ContentCodings());
+                codings.setAsyncSupported(true);
+                context.addFilter(codings, "/*", EnumSet.of(DispatcherType.REQUEST));
                 FilterHolder feedAccept = new FilterHolder(new EventStreamAccept());
                 feedAccept.setAsyncSupported(true);
                 context.addFilter(feedAccept, "/*", EnumSet.of(DispatcherType.REQUEST));

@@ -12,6 +12,7 @@ import dev.proofline.schemas.AvroSerde;
 import dev.proofline.schemas.CorrelatedReplies;
 import dev.proofline.schemas.avro.Receipt;
 import io.javalin.config.JavalinConfig;
+import io.javalin.http.HandlerType;
 import io.javalin.http.sse.SseClient;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -122,6 +123,15 @@ public final class LiveReceipts implements Consumer<CorrelatedReplies.Reply>, Ro
             }
             if (clients.size() >= maxClients) {
                 Responses.send(ctx, Answer.error(ErrorDocument.serverBusy()));
+                ctx.skipRemainingHandlers();
+                return;
+            }
+            if (ctx.method() == HandlerType.HEAD) {
+                // GET's status and headers (RFC 9110), without opening a stream nobody reads.
+                ctx.status(200).contentType(EventStreamAccept.EVENT_STREAM + ";charset=utf-8");
+                ctx.header("X-Accel-Buffering", "no").header("Connection", "close");
+                // Sent now, so no Content-Length is added: a stream has none, and HEAD says what GET would.
+                ctx.res().flushBuffer();
                 ctx.skipRemainingHandlers();
             }
         });

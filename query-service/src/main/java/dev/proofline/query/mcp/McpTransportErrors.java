@@ -3,6 +3,7 @@ package dev.proofline.query.mcp;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
+import dev.proofline.query.http.NoStoreKept;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityException;
 import io.modelcontextprotocol.server.transport.ServerTransportSecurityValidator;
 import jakarta.servlet.Filter;
@@ -12,7 +13,6 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -360,7 +360,7 @@ final class McpTransportErrors implements Filter {
      * Passes every answer through but an error the SDK writes: that text is held, and replaced by
      * the document when the SDK flushes it (which it does at once, possibly on another thread).
      */
-    private static final class DocumentedErrors extends HttpServletResponseWrapper {
+    private static final class DocumentedErrors extends NoStoreKept {
         private final HttpServletRequest request;
         private final byte[] body;
         private int status = 200;
@@ -386,29 +386,6 @@ final class McpTransportErrors implements Filter {
         public void setStatus(int status) {
             this.status = status;
             super.setStatus(status);
-        }
-
-        /**
-         * The SDK sets {@code Cache-Control: no-cache} on every answer it streams; Proofline's
-         * {@code no-store} (receipts, payment answers) is kept over it.
-         */
-        @Override
-        public void setHeader(String name, String value) {
-            if (!keepsNoStore(name)) {
-                super.setHeader(name, value);
-            }
-        }
-
-        @Override
-        public void addHeader(String name, String value) {
-            if (!keepsNoStore(name)) {
-                super.addHeader(name, value);
-            }
-        }
-
-        private boolean keepsNoStore(String name) {
-            String kept = getHeader("Cache-Control");
-            return "Cache-Control".equalsIgnoreCase(name) && kept != null && kept.contains("no-store");
         }
 
         void finish() {
