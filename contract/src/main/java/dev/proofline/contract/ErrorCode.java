@@ -124,8 +124,9 @@ public enum ErrorCode {
             503,
             5,
             "retry_later",
-            "This instance holds as many live-feed or MCP connections, or verifications waiting for their"
-                    + " receipts, as it is set to; retry after retry_after seconds, or ask another instance."),
+            "This instance holds as many live-feed or MCP connections, connections from the caller's address,"
+                    + " or verifications waiting for their receipts, as it is set to; retry after retry_after"
+                    + " seconds, or ask another instance."),
     RECEIPT_PENDING(
             "receipt_pending",
             504,

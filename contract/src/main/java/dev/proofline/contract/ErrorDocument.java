@@ -195,6 +195,15 @@ public record ErrorDocument(
                 List.of());
     }
 
+    /** A connection past http.max.connections.per.address, refused before its request is read. */
+    public static ErrorDocument addressBusy() {
+        return new ErrorDocument(
+                ErrorCode.SERVER_BUSY,
+                "This client address holds as many connections to this instance as one address may; reuse"
+                        + " one of them, or retry after retry_after seconds.",
+                List.of());
+    }
+
     public static ErrorDocument verificationsBusy() {
         return new ErrorDocument(
                 ErrorCode.SERVER_BUSY,

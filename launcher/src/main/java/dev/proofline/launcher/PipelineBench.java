@@ -144,6 +144,9 @@ public final class PipelineBench {
                                             applicationId,
                                             "streams.num.stream.threads",
                                             Integer.toString(streamThreads),
+                                            // 500 clients and the HTTP floor's, all from this machine.
+                                            "http.max.connections.per.address",
+                                            "100000",
                                             // Task-level process latency, to print each sub-topology's cost.
                                             "streams.metrics.recording.level",
                                             "DEBUG"),

@@ -382,10 +382,11 @@ public final class ProoflineNode implements AutoCloseable {
             if (registry instanceof RegistryStore embedded) {
                 routes.add(new RegistryRoutes(embedded));
             }
+            ClientAddresses addresses = new ClientAddresses(settings.access().trustedProxies());
             AccessFilter access = new AccessFilter(
                     callers,
                     credential,
-                    new ClientAddresses(settings.access().trustedProxies()),
+                    addresses,
                     new CorsPolicy(settings.access().corsOrigins()));
             HttpServer http = HttpServer.start(
                     settings.host(),
@@ -393,6 +394,8 @@ public final class ProoflineNode implements AutoCloseable {
                     new HttpServer.Limits(
                             settings.maxRequestBytes(),
                             settings.connections().httpConnections(),
+                            settings.connections().httpConnectionsPerAddress(),
+                            addresses::isTrusted,
                             settings.connections().httpThreads(),
                             settings.connections().httpHeadTimeout(),
                             settings.connections().httpBodyTimeout()),

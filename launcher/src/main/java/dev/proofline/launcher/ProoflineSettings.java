@@ -111,6 +111,7 @@ public record ProoflineSettings(
                         Settings.DEAD_LETTER_RETENTION_MS.in(config)),
                 new ConnectionLimits(
                         Settings.HTTP_MAX_CONNECTIONS.in(config),
+                        Settings.HTTP_MAX_CONNECTIONS_PER_ADDRESS.in(config),
                         Settings.HTTP_MAX_THREADS.in(config),
                         Settings.HTTP_HEAD_TIMEOUT.in(config),
                         Settings.HTTP_BODY_TIMEOUT.in(config),
@@ -181,6 +182,7 @@ public record ProoflineSettings(
     /** How many long-lived connections one instance holds, and for how long. */
     public record ConnectionLimits(
             int httpConnections,
+            int httpConnectionsPerAddress,
             int httpThreads,
             Duration httpHeadTimeout,
             Duration httpBodyTimeout,

@@ -176,6 +176,14 @@ public final class Settings {
             1_000_000,
             "HTTP connections one instance holds open; at the limit new ones wait in the backlog until one"
                     + " closes, and idle ones close after 5 s instead of 30 s");
+    public static final Setting<Integer> HTTP_MAX_CONNECTIONS_PER_ADDRESS = Setting.integer(
+            "http.max.connections.per.address",
+            256,
+            1,
+            1_000_000,
+            "HTTP connections one client address may hold open at once; one more is answered 503 server_busy"
+                    + " and closed before its request is read (trusted proxies, http.trusted.proxies, are not"
+                    + " capped), so one client cannot take every connection");
     public static final Setting<Integer> HTTP_MAX_THREADS = Setting.integer(
             "http.max.threads",
             1_024,
@@ -307,6 +315,7 @@ public final class Settings {
             RECEIPTS_RETENTION_MS,
             DEAD_LETTER_RETENTION_MS,
             HTTP_MAX_CONNECTIONS,
+            HTTP_MAX_CONNECTIONS_PER_ADDRESS,
             HTTP_MAX_THREADS,
             HTTP_HEAD_TIMEOUT,
             HTTP_BODY_TIMEOUT,

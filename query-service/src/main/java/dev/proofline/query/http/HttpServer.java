@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.Predicate;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -52,6 +53,10 @@ public final class HttpServer implements AutoCloseable {
      *
      * @param requestBytes a request body's size ({@code max.request.bytes})
      * @param connections connections held open ({@code http.max.connections})
+     * @param connectionsPerAddress connections held open from one client address ({@code
+     *     http.max.connections.per.address})
+     * @param sharedAddresses addresses whose connections carry many clients (trusted proxies), never
+     *     capped per address
      * @param threads threads serving requests ({@code http.max.threads}): a verification holds one
      *     until its receipt is committed, so this also caps the verifications in flight
      * @param headDeadline how long a request's head may take to arrive once it has begun ({@code
@@ -60,7 +65,13 @@ public final class HttpServer implements AutoCloseable {
      *     http.body.timeout.seconds})
      */
     public record Limits(
-            int requestBytes, int connections, int threads, Duration headDeadline, Duration bodyDeadline) {}
+            int requestBytes,
+            int connections,
+            int connectionsPerAddress,
+            Predicate<String> sharedAddresses,
+            int threads,
+            Duration headDeadline,
+            Duration bodyDeadline) {}
 
     public static HttpServer start(String host, int port, Limits limits, Filter access, List<RouteGroup> groups) {
         int maxRequestBytes = limits.requestBytes();
@@ -78,6 +89,8 @@ public final class HttpServer implements AutoCloseable {
             cfg.jetty.modifyServer(server -> {
                 server.setErrorHandler(new JsonErrorPages(maxRequestBytes));
                 server.addBean(new ConnectionCap(limits.connections(), server));
+                server.addBean(
+                        new ConnectionsPerAddress(limits.connectionsPerAddress(), server, limits.sharedAddresses()));
                 server.addBean(new RequestHeadDeadline(server, limits.headDeadline()));
             });
             cfg.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheSize(HEADER_CACHE_ROWS));

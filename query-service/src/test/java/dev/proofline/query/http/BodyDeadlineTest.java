@@ -47,7 +47,7 @@ class BodyDeadlineTest {
         server = HttpServer.start(
                 "127.0.0.1",
                 0,
-                new HttpServer.Limits(1 << 20, 100, 32, Duration.ofSeconds(20), DEADLINE),
+                new HttpServer.Limits(1 << 20, 100, 100, address -> false, 32, Duration.ofSeconds(20), DEADLINE),
                 everyoneIn,
                 List.of(echo));
     }

@@ -39,7 +39,7 @@ class RequestHeadDeadlineTest {
         server = HttpServer.start(
                 "127.0.0.1",
                 0,
-                new HttpServer.Limits(1 << 20, 100, 32, DEADLINE, Duration.ofSeconds(30)),
+                new HttpServer.Limits(1 << 20, 100, 100, address -> false, 32, DEADLINE, Duration.ofSeconds(30)),
                 everyoneIn,
                 List.of(agents));
     }
