@@ -31,6 +31,35 @@ import tools.jackson.databind.JsonNode;
 final class SchemaChecks {
     /** Pass or fail as a whole; what happens inside them is not a check of its own. */
     private static final Set<String> OPAQUE = Set.of("anyOf", "oneOf", "not", "if", "contains");
+    /**
+     * Keywords that can fail a value on their own: only these are checks (with the {@link #OPAQUE}
+     * ones, and an applicator whose value is {@code false}). Annotations ({@code title}, {@code
+     * default}, {@code contentMediaType}...), core keywords ({@code $schema}, {@code $defs}...) and
+     * keywords no vocabulary knows pass every value, so counting them would only raise the ratio.
+     * {@code format} is one only while it asserts.
+     */
+    private static final Set<String> ASSERTIONS = Set.of(
+            "type",
+            "enum",
+            "const",
+            "multipleOf",
+            "maximum",
+            "exclusiveMaximum",
+            "minimum",
+            "exclusiveMinimum",
+            "maxLength",
+            "minLength",
+            "pattern",
+            "format",
+            "maxItems",
+            "minItems",
+            "uniqueItems",
+            "maxContains",
+            "minContains",
+            "maxProperties",
+            "minProperties",
+            "required",
+            "dependentRequired");
     /** Keywords whose passing branch applies its own properties (if: its then or else, and itself). */
     private static final Set<String> BRANCHES = Set.of("anyOf", "oneOf", "if");
     /** Apply subschemas; their own keywords are the checks. */
@@ -154,7 +183,7 @@ final class SchemaChecks {
     }
 
     private static Outcome checked(CompiledSchema compiled, JsonNode output, WorkBudget budget) {
-        CountingListener listener = new CountingListener(budget);
+        CountingListener listener = new CountingListener(budget, compiled.formatAsserts());
         compiled.schema()
                 .walk(
                         output,
@@ -246,8 +275,11 @@ final class SchemaChecks {
         int counted;
         int failed;
 
-        CountingListener(WorkBudget budget) {
+        final boolean formatAsserts;
+
+        CountingListener(WorkBudget budget, boolean formatAsserts) {
             this.budget = budget;
+            this.formatAsserts = formatAsserts;
         }
 
         @Override
@@ -295,13 +327,21 @@ final class SchemaChecks {
             if (instance.isObject() && (keyword.equals("properties") || keyword.equals("required"))) {
                 recordShape(event.getInstanceLocation().toString(), keyword, schemaNode, instance);
             }
-            if (APPLICATORS.contains(keyword) && !falseSchema(schemaNode, keyword)) {
+            if (!isCheck(keyword, schemaNode)) {
                 return;
             }
             counted++;
             if (event.getExecutionContext().getErrors().size() > before) {
                 failed++;
             }
+        }
+
+        private boolean isCheck(String keyword, JsonNode schemaNode) {
+            if (APPLICATORS.contains(keyword)) {
+                return falseSchema(schemaNode, keyword);
+            }
+            return OPAQUE.contains(keyword)
+                    || (ASSERTIONS.contains(keyword) && (formatAsserts || !keyword.equals("format")));
         }
 
         /** An applicator whose value is the schema {@code false} asserts: nothing passes it. */

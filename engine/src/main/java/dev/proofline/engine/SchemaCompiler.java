@@ -61,12 +61,15 @@ public final class SchemaCompiler {
     private final Map<String, Compilation> cache;
     private final AtomicLong compilations = new AtomicLong();
 
+    private final boolean formatAssertion;
+
     /** A compiler that asserts {@code format}, as Proofline does by default. */
     public SchemaCompiler(int cacheSize) {
         this(cacheSize, true);
     }
 
     public SchemaCompiler(int cacheSize, boolean formatAssertion) {
+        this.formatAssertion = formatAssertion;
         SchemaRegistryConfig config = SchemaRegistryConfig.builder()
                 .regularExpressionFactory(Re2jRegularExpressions.INSTANCE)
                 .formatAssertionsEnabled(formatAssertion)
@@ -141,7 +144,7 @@ public final class SchemaCompiler {
         try {
             Schema schema = registry.getSchema(schemaNode);
             schema.initializeValidators(); // resolves every $ref and compiles every pattern now
-            return new Compilation.Compiled(new CompiledSchema(schemaHash, schema));
+            return new Compilation.Compiled(new CompiledSchema(schemaHash, schema, formatAssertion));
         } catch (RuntimeException | StackOverflowError e) {
             // Whatever the validator library throws on a caller's schema (a count it cannot hold as an
             // int, a reference it cannot follow) makes the request invalid; it never escapes.

@@ -68,6 +68,25 @@ class SchemaChecksTest {
     }
 
     @Test
+    void onlyKeywordsThatCanFailAreChecks() {
+        // Annotations, core keywords and unknown ones pass every value: none is a check.
+        String annotated =
+                "{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":\"https://x.example/s\","
+                        + "\"$comment\":\"c\",\"title\":\"t\",\"description\":\"d\",\"default\":{},\"examples\":[{}],"
+                        + "\"deprecated\":false,\"readOnly\":true,\"x-vendor\":1,\"$defs\":{\"s\":{\"type\":\"string\"}},"
+                        + "\"type\":\"object\",\"properties\":{\"p\":{\"type\":\"string\",\"contentMediaType\":\"application/json\","
+                        + "\"contentEncoding\":\"base64\",\"minLength\":5}}}";
+        assertEquals("3/3", compliance(fixture.verify(request(annotated, "{\"p\":\"e30=e30=\"}", ""))));
+        // One of the two real checks fails: the ratio says half, not 12 of 13.
+        assertEquals("2/3", compliance(fixture.verify(request(annotated, "{\"p\":\"e30\"}", ""))));
+        String dated = "{\"type\":\"string\",\"format\":\"date\"}";
+        assertEquals("2/2", compliance(fixture.verify(request(dated, "\"2026-12-04\"", ""))));
+        // format as the specification's annotation (verify.format.assertion=false) fails nothing: not a check.
+        EngineFixture annotating = new EngineFixture(EngineSettings.defaults().withFormatAssertion(false));
+        assertEquals("1/1", compliance(annotating.verify(request(dated, "\"2026-13-45\"", ""))));
+    }
+
+    @Test
     void anyOfCountsAsOneCheckWhateverItsBranchesDo() {
         String schema = "{\"anyOf\":[{\"type\":\"string\"},{\"type\":\"integer\",\"minimum\":0}]}";
         ObjectNode pass = fixture.verify(request(schema, "5", ""));
