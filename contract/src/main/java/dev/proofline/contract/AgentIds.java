@@ -1,6 +1,8 @@
 package dev.proofline.contract;
 
+import java.text.Normalizer;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -21,8 +23,20 @@ public final class AgentIds {
 
     private static final Set<Character.UnicodeScript> CONFUSABLE_WITH_LATIN =
             EnumSet.of(Character.UnicodeScript.CYRILLIC, Character.UnicodeScript.GREEK);
-    /** Cyrillic and Greek letters that look like the letters of "test". */
+    /**
+     * Letters that look like those of "test" once NFKC has folded the compatibility forms (full
+     * width, mathematical, circled, long s): Cyrillic, Greek, small capitals, Cherokee and Lisu.
+     */
     private static final Map<Integer, Character> LOOK_ALIKES = Map.ofEntries(
+            Map.entry(0x1D1B, 't'), // small capital T
+            Map.entry(0x1D07, 'e'), // small capital E
+            Map.entry(0xA731, 's'), // small capital S
+            Map.entry(0x13A2, 't'), // Cherokee
+            Map.entry(0x13AC, 'e'),
+            Map.entry(0x13DA, 's'),
+            Map.entry(0xA4D4, 't'), // Lisu
+            Map.entry(0xA4F0, 'e'),
+            Map.entry(0xA4E2, 's'),
             Map.entry(0x0442, 't'),
             Map.entry(0x0422, 't'),
             Map.entry(0x03C4, 't'),
@@ -33,6 +47,18 @@ public final class AgentIds {
             Map.entry(0x03B5, 'e'),
             Map.entry(0x0455, 's'),
             Map.entry(0x0405, 's'));
+    /** Signs drawn as a dash that are not dash punctuation (Pd, which all read as '-'). */
+    private static final Set<Integer> DASHES = Set.of(
+            0x2212, // minus sign
+            0x02D7, // modifier letter minus
+            0x2043, // hyphen bullet
+            0x2796, // heavy minus
+            0x2500, // box drawings light horizontal
+            0x2501, 0x23AF, // horizontal line extension
+            0x30FC, // katakana prolonged sound mark
+            0xFF70, 0x4E00, // CJK "one"
+            0x3161, // Hangul letter eu
+            0x1173);
 
     private AgentIds() {}
 
@@ -59,6 +85,7 @@ public final class AgentIds {
         }
         boolean latin = false;
         boolean confusable = false;
+        boolean ascii = true;
         for (int i = 0; i < id.length(); ) {
             int c = id.codePointAt(i);
             i += Character.charCount(c);
@@ -72,6 +99,7 @@ public final class AgentIds {
                 latin |= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
                 continue;
             }
+            ascii = false;
             if (isInvisible(c)) {
                 return Optional.of("contains a control, invisible, unassigned or private-use character");
             }
@@ -84,10 +112,18 @@ public final class AgentIds {
                 confusable |= CONFUSABLE_WITH_LATIN.contains(script);
             }
         }
+        if (!ascii && !Normalizer.isNormalized(id, Normalizer.Form.NFC)) {
+            // Two spellings of one name (a precomposed letter, or a letter and its combining mark)
+            // would be two agents that look the same on every page.
+            return Optional.of("is not in Unicode Normalization Form C (precompose its letters: NFC)");
+        }
         if (latin && confusable) {
             return Optional.of("mixes Latin letters with Cyrillic or Greek ones, which can look alike");
         }
-        if (!ScoredAgents.isTestAgent(id) && skeleton(id).startsWith(ScoredAgents.TEST_PREFIX)) {
+        boolean readsAsTest = ascii
+                ? id.regionMatches(true, 0, ScoredAgents.TEST_PREFIX, 0, ScoredAgents.TEST_PREFIX.length())
+                : skeleton(id).startsWith(ScoredAgents.TEST_PREFIX);
+        if (readsAsTest && !ScoredAgents.isTestAgent(id)) {
             return Optional.of("looks like a " + ScoredAgents.TEST_PREFIX + " id but is not one");
         }
         return Optional.empty();
@@ -108,13 +144,27 @@ public final class AgentIds {
                 || type == Character.PRIVATE_USE;
     }
 
-    /** The id with look-alike letters replaced by the Latin ones they resemble (enough for "test-"). */
-    private static String skeleton(String id) {
+    /**
+     * The start of the id as it reads (enough for "test-"): compatibility forms folded (NFKC: full
+     * width, mathematical, circled letters, long s), lower case, look-alike letters replaced by the
+     * Latin ones they resemble and every dash by '-'.
+     */
+    static String skeleton(String id) {
+        int end = id.offsetByCodePoints(
+                0, Math.min(id.codePointCount(0, id.length()), 2 * ScoredAgents.TEST_PREFIX.length()));
+        String folded =
+                Normalizer.normalize(id.substring(0, end), Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         StringBuilder out = new StringBuilder(ScoredAgents.TEST_PREFIX.length());
-        for (int i = 0, taken = 0; i < id.length() && taken < ScoredAgents.TEST_PREFIX.length(); taken++) {
-            int c = id.codePointAt(i);
+        for (int i = 0; i < folded.length() && out.length() < ScoredAgents.TEST_PREFIX.length(); ) {
+            int c = folded.codePointAt(i);
             i += Character.charCount(c);
-            out.append(LOOK_ALIKES.getOrDefault(c, (char) Character.toLowerCase(c)));
+            if (Character.getType(c) == Character.DASH_PUNCTUATION || DASHES.contains(c)) {
+                out.append('-');
+            } else if (LOOK_ALIKES.containsKey(c)) {
+                out.append(LOOK_ALIKES.get(c));
+            } else {
+                out.appendCodePoint(c);
+            }
         }
         return out.toString();
     }

@@ -74,4 +74,34 @@ class AgentIdsTest {
         assertTrue(AgentIds.problem("t\u0435st-x").isPresent(), "a look-alike test- id is still refused");
         assertTrue(AgentIds.problem("TEST-x").isPresent(), "so is one in capitals");
     }
+
+    @Test
+    void anIdThatReadsAsTestDashIsRefusedWhateverDrawsItsLettersAndDash() {
+        for (String id : List.of(
+                "test\u2011x1", // non-breaking hyphen
+                "test\u2010x1", // hyphen
+                "test\u2212x1", // minus sign
+                "test\u2013x1", // en dash
+                "test\uff0dx1", // full-width hyphen-minus
+                "test\u02d7x1", // modifier letter minus
+                "test\u058ax1", // Armenian hyphen
+                "test\u2043x1", // hyphen bullet
+                "\uff54\uff45\uff53\uff54-x1", // full-width letters
+                "\ud835\udc2d\ud835\udc1e\ud835\udc2c\ud835\udc2d-x1", // mathematical bold
+                "te\u017ft-x1", // long s
+                "\u1d1best-x1", // small capital T
+                "\u24c9est-x1")) { // circled T
+            assertTrue(AgentIds.problem(id).isPresent(), "accepted: " + id);
+        }
+        assertEquals(Optional.empty(), AgentIds.problem("test-x1"), "a real test- id");
+        assertEquals(Optional.empty(), AgentIds.problem("tester\u2011x1"), "not test- at all");
+        assertEquals(Optional.empty(), AgentIds.problem("\uff54\uff45\uff53\uff54\uff45\uff52"), "full-width 'tester'");
+    }
+
+    @Test
+    void anIdNotInNormalizationFormCIsRefused() {
+        // The same name spelled with a combining mark: another id that looks the same.
+        assertEquals(Optional.empty(), AgentIds.problem("\u00fcnic\u00f6d\u00e9-agent"));
+        assertTrue(AgentIds.problem("u\u0308nico\u0308de\u0301-agent").isPresent());
+    }
 }
