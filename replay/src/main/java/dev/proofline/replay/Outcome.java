@@ -23,7 +23,15 @@ record Outcome(String result, List<String> blocking, Map<String, String> hashes,
 
     Outcome {
         blocking = List.copyOf(blocking);
-        hashes = Map.copyOf(hashes);
+        // In the receipt's order, whatever map was given: the report lists hashes by iterating this,
+        // and Map.copyOf's order changes from one JVM to the next (the same replay wrote other bytes).
+        Map<String, String> ordered = new LinkedHashMap<>();
+        for (String name : RequestHashes.NAMES) {
+            if (hashes.containsKey(name)) {
+                ordered.put(name, hashes.get(name));
+            }
+        }
+        hashes = java.util.Collections.unmodifiableMap(ordered);
     }
 
     static Outcome ofReceipt(JsonNode receipt) {

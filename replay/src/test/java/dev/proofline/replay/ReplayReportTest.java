@@ -3,6 +3,7 @@ package dev.proofline.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.proofline.attestor.RequestHashes;
 import dev.proofline.attestor.StrictJson;
 import dev.proofline.reputation.TrustScore;
 import java.util.ArrayList;
@@ -34,6 +35,30 @@ class ReplayReportTest {
 
     private static Replayed replayed(int offset, String agent, Outcome candidate, Map<String, String> asRead) {
         return new Replayed(0, offset, 1000 + offset, new UUID(0, offset), agent, "task-" + offset, candidate, asRead);
+    }
+
+    @Test
+    void changedHashesAreListedInTheReceiptsOrderWhateverTheMapGiven() {
+        // Map.of iterates in an order that changes from one JVM to the next; the report must not.
+        Map<String, String> changedSchema =
+                Map.of("output_hash", "o", "schema_hash", "s2", "rules_hash", "r1", "request_hash", "q2");
+        List<Replayed> replayed = List.of(replayed(
+                0,
+                "a",
+                fail(changedSchema, "schema:maximum"),
+                Map.of("output_hash", "x", "schema_hash", "x", "rules_hash", "x", "request_hash", "x")));
+        JsonNode report = ReplayReport.of(SCOPE, replayed, Map.of(new UUID(0, 0), pass(HASHES)))
+                .toJson();
+        List<String> changed = new ArrayList<>(RequestHashes.NAMES);
+        changed.retainAll(List.of("schema_hash", "request_hash"));
+        assertEquals(changed, strings(report.at("/changes/0/hashes_changed")));
+        assertEquals(RequestHashes.NAMES, strings(report.at("/altered/0/hashes_differing")));
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(item -> out.add(item.asString()));
+        return out;
     }
 
     @Test
