@@ -183,12 +183,20 @@ class ConnectionLimitsIT {
                 HttpResponse.BodyHandlers.ofString());
         assertDocument(422, "invalid_request", utf8.statusCode(), utf8.body());
         // A limit is ASCII digits, once: Java's own parsing would take other scripts' digits and a sign.
-        for (String limit : List.of("%EF%BC%95", "%2B5", "5&limit=6")) {
+        for (String limit : List.of("%EF%BC%95", "%2B5", "5&limit=6", "00001001", "0000")) {
             HttpResponse<String> odd = http.send(
                     HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents?limit=" + limit))
                             .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertDocument(422, "invalid_request", odd.statusCode(), odd.body());
+        }
+        // Leading zeros, however many, are the same number: 01 and 0001000 alike are taken.
+        for (String limit : List.of("01", "0001000")) {
+            HttpResponse<String> zeros = http.send(
+                    HttpRequest.newBuilder(URI.create(node.httpUrl() + "/agents?limit=" + limit))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, zeros.statusCode(), limit + ": " + zeros.body());
         }
         String host = "Host: 127.0.0.1:" + URI.create(node.httpUrl()).getPort() + "\r\nConnection: close\r\n";
         for (String method : List.of("DELETE", "PUT", "PATCH")) {

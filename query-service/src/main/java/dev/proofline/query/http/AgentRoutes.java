@@ -28,7 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class AgentRoutes implements RouteGroup {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 1000;
-    private static final java.util.regex.Pattern LIMIT_DIGITS = java.util.regex.Pattern.compile("[0-9]{1,4}");
+    private static final java.util.regex.Pattern LIMIT_DIGITS = java.util.regex.Pattern.compile("0*([0-9]{1,4})");
 
     private final AgentDirectory directory;
     private final AgentHistories histories;
@@ -109,10 +109,12 @@ public final class AgentRoutes implements RouteGroup {
         }
         String raw = given.get(0);
         // One limit, in ASCII digits: Java's parsing would also take a sign and other scripts' digits.
-        if (given.size() > 1 || !LIMIT_DIGITS.matcher(raw).matches()) {
+        // Leading zeros are taken however many (01 and 0001000 alike); past them, at most four digits.
+        java.util.regex.Matcher digits = LIMIT_DIGITS.matcher(raw);
+        if (given.size() > 1 || !digits.matches()) {
             return Optional.empty();
         }
-        int limit = Integer.parseInt(raw);
+        int limit = Integer.parseInt(digits.group(1));
         return limit >= 1 && limit <= MAX_LIMIT ? Optional.of(limit) : Optional.empty();
     }
 

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -117,6 +118,14 @@ public final class ScoreAnswers {
         return answer;
     }
 
+    /** Days as the setting gives them (30, not 30.0), a fraction only when there is one. */
+    private JsonNode halfLifeDays() {
+        long millis = halfLife.toMillis();
+        return millis % 86_400_000L == 0
+                ? StrictJson.NODES.numberNode(millis / 86_400_000L)
+                : StrictJson.NODES.numberNode(millis / 86_400_000d);
+    }
+
     /** {@code decayed_score}, {@code decay} and {@code windows}, as of {@code asOf} or now. */
     private void overTime(ObjectNode answer, Optional<AgentStanding> standing, Optional<Instant> asOf) {
         DecayedCounts counts = standing.map(s -> s.history().decayed()).orElse(DecayedCounts.NONE);
@@ -124,16 +133,17 @@ public final class ScoreAnswers {
         long at = asOf.orElse(clock.instant()).toEpochMilli();
         long when = counts.anchorMillis() == Long.MIN_VALUE ? at : Math.max(at, counts.anchorMillis());
         DecayedCounts decayed = counts.asOf(when, halfLife);
-        if (decayed.effectiveN() > 0) {
+        // Null only without history: far enough ahead every weight underflows to 0, and the
+        // formula's score for n = 0 is 0, not "no data".
+        if (counts.anchorMillis() != Long.MIN_VALUE) {
             answer.put("decayed_score", TrustScore.rounded(decayed.score()));
         } else {
             answer.putNull("decayed_score");
         }
-        answer.putObject("decay")
-                .put("method", DecayedCounts.METHOD)
-                .put("score_method", TrustScore.METHOD)
-                .put("half_life_days", halfLife.toMillis() / 86_400_000d)
-                .put("as_of", ReceiptAssembler.timestamp(Instant.ofEpochMilli(when)))
+        ObjectNode decay =
+                answer.putObject("decay").put("method", DecayedCounts.METHOD).put("score_method", TrustScore.METHOD);
+        decay.set("half_life_days", halfLifeDays());
+        decay.put("as_of", ReceiptAssembler.timestamp(Instant.ofEpochMilli(when)))
                 .put("effective_n", TrustScore.rounded(decayed.effectiveN()));
         ObjectNode windows = answer.putObject("windows");
         Map<String, DailyCounts> counted =

@@ -48,6 +48,17 @@ class ScoreAnswersTest {
                 "2026-11-29T12:00:00.000000+00:00",
                 score.get("attestation").get("timestamp").asString());
 
+        // Centuries ahead every weight has underflowed to 0: still a score (0), not "no data".
+        ObjectNode farAhead = answers.score(
+                "seller-7",
+                Optional.of(new AgentStanding(h, java.util.List.of())),
+                Optional.of(Instant.parse("2126-11-29T12:00:00Z")));
+        assertEquals(0.0, farAhead.get("decay").get("effective_n").asDouble());
+        assertTrue(farAhead.get("decayed_score").isNumber(), farAhead.toString());
+        assertEquals(0.0, farAhead.get("decayed_score").asDouble());
+        // The half-life as the setting gives it, a whole number of days.
+        assertEquals("30", farAhead.get("decay").get("half_life_days").toString());
+
         ObjectNode none = answers.score("test-x", Optional.empty(), Optional.empty());
         assertTrue(none.get("decayed_score").isNull());
         assertEquals(0, none.get("windows").get("30d").get("passed").asInt());
