@@ -24,15 +24,14 @@ final class ConnectionCap extends NetworkConnectionLimit {
     /** How long an idle connection is kept while the cap is reached (the usual timeout is 30 s). */
     static final Duration IDLE_AT_THE_CAP = Duration.ofSeconds(5);
 
-    /** At most one log line a minute, however often the cap is reached and left. */
-    private static final long LOG_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
-
     private final int max;
     private final Server server;
     /** Each connector's own idle timeout, put back when the cap no longer holds. */
     private final Map<AbstractConnector, Long> usualIdleTimeouts = new ConcurrentHashMap<>();
 
-    private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+    /** At most one log line a minute, however often the cap is reached and left. */
+    private final OncePerMinute logGate = new OncePerMinute();
+
     private final AtomicLong reached = new AtomicLong();
 
     ConnectionCap(int max, Server server) {
@@ -57,9 +56,7 @@ final class ConnectionCap extends NetworkConnectionLimit {
             }
         }
         long times = reached.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastLogged.get();
-        if (now - last >= LOG_EVERY_NANOS && lastLogged.compareAndSet(last, now)) {
+        if (logGate.due()) {
             LOG.warn(
                     "HTTP connections reached http.max.connections ({}); new ones wait until one closes"
                             + " (reached {} times since start)",

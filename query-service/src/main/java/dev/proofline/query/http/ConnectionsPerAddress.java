@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,7 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ConnectionsPerAddress extends AbstractLifeCycle implements Connection.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionsPerAddress.class);
-    private static final long LOG_EVERY_NANOS = Duration.ofMinutes(1).toNanos();
     private static final byte[] BUSY = busyAnswer();
 
     private final int max;
@@ -42,7 +40,7 @@ final class ConnectionsPerAddress extends AbstractLifeCycle implements Connectio
     private final Map<Connection, InetAddress> counted = new ConcurrentHashMap<>();
 
     private final AtomicLong refused = new AtomicLong();
-    private final AtomicLong lastLogged = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
+    private final OncePerMinute logGate = new OncePerMinute();
 
     /**
      * @param shared addresses (as text) never capped: trusted proxies
@@ -114,9 +112,7 @@ final class ConnectionsPerAddress extends AbstractLifeCycle implements Connectio
         }
         endPoint.close();
         long times = refused.incrementAndGet();
-        long now = System.nanoTime();
-        long last = lastLogged.get();
-        if (now - last >= LOG_EVERY_NANOS && lastLogged.compareAndSet(last, now)) {
+        if (logGate.due()) {
             LOG.warn(
                     "{} already holds http.max.connections.per.address ({}) connections; more are refused"
                             + " with 503 (refused {} times since start)",
