@@ -24,7 +24,7 @@ public final class AgentIds {
     private static final Set<Character.UnicodeScript> CONFUSABLE_WITH_LATIN =
             EnumSet.of(Character.UnicodeScript.CYRILLIC, Character.UnicodeScript.GREEK);
     /**
-     * Letters that look like those of "test" once NFKC has folded the compatibility forms (full
+     * Letters that look like those of "test" once NFKD has folded the compatibility forms (full
      * width, mathematical, circled, long s): Cyrillic, Greek, small capitals, Cherokee and Lisu.
      */
     private static final Map<Integer, Character> LOOK_ALIKES = Map.ofEntries(
@@ -34,6 +34,9 @@ public final class AgentIds {
             Map.entry(0x13A2, 't'), // Cherokee
             Map.entry(0x13AC, 'e'),
             Map.entry(0x13DA, 's'),
+            Map.entry(0xAB72, 't'), // the same, in Cherokee's small letters
+            Map.entry(0xAB7C, 'e'),
+            Map.entry(0xABAA, 's'),
             Map.entry(0xA4D4, 't'), // Lisu
             Map.entry(0xA4F0, 'e'),
             Map.entry(0xA4E2, 's'),
@@ -47,7 +50,7 @@ public final class AgentIds {
             Map.entry(0x03B5, 'e'),
             Map.entry(0x0455, 's'),
             Map.entry(0x0405, 's'));
-    /** Signs drawn as a dash that are not dash punctuation (Pd, which all read as '-'). */
+    /** Signs drawn as a dash that are not dash punctuation (Pd, which all read as '-'), after NFKC. */
     private static final Set<Integer> DASHES = Set.of(
             0x2212, // minus sign
             0x02D7, // modifier letter minus
@@ -55,15 +58,36 @@ public final class AgentIds {
             0x2796, // heavy minus
             0x2500, // box drawings light horizontal
             0x2501, 0x23AF, // horizontal line extension
-            0x30FC, // katakana prolonged sound mark
-            0xFF70, 0x4E00, // CJK "one"
-            0x3161, // Hangul letter eu
-            0x1173);
+            0x30FC, // katakana prolonged sound mark (NFKC folds the half-width one into it)
+            0x4E00, // CJK "one"
+            0x1173, // Hangul jungseong eu (NFKC folds the compatibility letter into it)
+            0x06D4, // Arabic full stop
+            0x2CBA, // Coptic capital dialect-P ni
+            0x1428, // Canadian syllabics final short horizontal stroke
+            0x31D0, // CJK stroke H
+            0x3127); // Bopomofo letter i
 
     private AgentIds() {}
 
-    /** Why this text cannot be an agent id, or empty when it can. */
+    /**
+     * Why this text cannot be an agent id, or empty when it can: every rule, as a request's {@code
+     * agent_id} is checked where it enters.
+     */
     public static Optional<String> problem(String id) {
+        return problem(id, true);
+    }
+
+    /**
+     * Why this text cannot name an agent in a query ({@code /score/{agent_id}}): the rules that keep
+     * an id safe in a URL, a log and a page, but not those against look-alikes (normalization form,
+     * mixed scripts, invisible marks, reading as {@code test-}), so that an id an earlier version
+     * took can still be read.
+     */
+    public static Optional<String> queryProblem(String id) {
+        return problem(id, false);
+    }
+
+    private static Optional<String> problem(String id, boolean entering) {
         int length = id.codePointCount(0, id.length());
         if (length == 0) {
             return Optional.of("is empty");
@@ -86,6 +110,7 @@ public final class AgentIds {
         boolean latin = false;
         boolean confusable = false;
         boolean ascii = true;
+        boolean ignorable = false;
         for (int i = 0; i < id.length(); ) {
             int c = id.codePointAt(i);
             i += Character.charCount(c);
@@ -106,13 +131,23 @@ public final class AgentIds {
             if (c == '/' || c == '\\' || c == '?' || c == '#') {
                 return Optional.of("contains / \\ ? or #, which would change a URL's path");
             }
+            ignorable |= isIgnorableMark(c);
             if (Character.isLetter(c)) {
                 Character.UnicodeScript script = Character.UnicodeScript.of(c);
                 latin |= script == Character.UnicodeScript.LATIN;
                 confusable |= CONFUSABLE_WITH_LATIN.contains(script);
             }
         }
-        if (!ascii && !Normalizer.isNormalized(id, Normalizer.Form.NFC)) {
+        if (!entering) {
+            return Optional.empty();
+        }
+        if (ascii) {
+            return asciiLookAlike(id);
+        }
+        if (ignorable) {
+            return Optional.of("contains a character that shows nothing (a joiner, variation selector or filler)");
+        }
+        if (!Normalizer.isNormalized(id, Normalizer.Form.NFC)) {
             // Two spellings of one name (a precomposed letter, or a letter and its combining mark)
             // would be two agents that look the same on every page.
             return Optional.of("is not in Unicode Normalization Form C (precompose its letters: NFC)");
@@ -120,13 +155,35 @@ public final class AgentIds {
         if (latin && confusable) {
             return Optional.of("mixes Latin letters with Cyrillic or Greek ones, which can look alike");
         }
-        boolean readsAsTest = ascii
-                ? id.regionMatches(true, 0, ScoredAgents.TEST_PREFIX, 0, ScoredAgents.TEST_PREFIX.length())
-                : skeleton(id).startsWith(ScoredAgents.TEST_PREFIX);
-        if (readsAsTest && !ScoredAgents.isTestAgent(id)) {
-            return Optional.of("looks like a " + ScoredAgents.TEST_PREFIX + " id but is not one");
+        if (skeleton(id).startsWith(ScoredAgents.TEST_PREFIX) && !ScoredAgents.isTestAgent(id)) {
+            return Optional.of(LOOKS_LIKE_TEST);
         }
         return Optional.empty();
+    }
+
+    private static final String LOOKS_LIKE_TEST = "looks like a " + ScoredAgents.TEST_PREFIX + " id but is not one";
+
+    private static Optional<String> asciiLookAlike(String id) {
+        boolean readsAsTest = id.regionMatches(true, 0, ScoredAgents.TEST_PREFIX, 0, ScoredAgents.TEST_PREFIX.length());
+        return readsAsTest && !ScoredAgents.isTestAgent(id) ? Optional.of(LOOKS_LIKE_TEST) : Optional.empty();
+    }
+
+    /**
+     * Unicode's default-ignorable marks and fillers that are not format characters (those are
+     * invisible already): a grapheme joiner, variation selectors, Mongolian and Khmer vowel
+     * inherents, Hangul fillers. Drawn as nothing, they would make one visible name many ids.
+     */
+    static boolean isIgnorableMark(int c) {
+        return c == 0x034F
+                || c == 0x115F
+                || c == 0x1160
+                || c == 0x17B4
+                || c == 0x17B5
+                || (c >= 0x180B && c <= 0x180F)
+                || c == 0x3164
+                || (c >= 0xFE00 && c <= 0xFE0F)
+                || c == 0xFFA0
+                || (c >= 0xE0100 && c <= 0xE01EF);
     }
 
     /**
@@ -145,25 +202,30 @@ public final class AgentIds {
     }
 
     /**
-     * The start of the id as it reads (enough for "test-"): compatibility forms folded (NFKC: full
-     * width, mathematical, circled letters, long s), lower case, look-alike letters replaced by the
-     * Latin ones they resemble and every dash by '-'.
+     * The start of the id as it reads (enough for "test-"): compatibility forms folded and letters
+     * taken apart from their marks (NFKD: full width, mathematical, circled letters, long s; a t with
+     * a mark reads as t), the marks dropped, look-alike letters replaced by the Latin ones they
+     * resemble, then lower case, and every dash as '-'.
      */
     static String skeleton(String id) {
         int end = id.offsetByCodePoints(
-                0, Math.min(id.codePointCount(0, id.length()), 2 * ScoredAgents.TEST_PREFIX.length()));
-        String folded =
-                Normalizer.normalize(id.substring(0, end), Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+                0, Math.min(id.codePointCount(0, id.length()), 4 * ScoredAgents.TEST_PREFIX.length()));
+        String folded = Normalizer.normalize(id.substring(0, end), Normalizer.Form.NFKD);
         StringBuilder out = new StringBuilder(ScoredAgents.TEST_PREFIX.length());
         for (int i = 0; i < folded.length() && out.length() < ScoredAgents.TEST_PREFIX.length(); ) {
             int c = folded.codePointAt(i);
             i += Character.charCount(c);
-            if (Character.getType(c) == Character.DASH_PUNCTUATION || DASHES.contains(c)) {
+            int type = Character.getType(c);
+            if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK) {
+                continue;
+            }
+            Character lookAlike = LOOK_ALIKES.get(c);
+            if (lookAlike != null) {
+                out.append(lookAlike.charValue());
+            } else if (type == Character.DASH_PUNCTUATION || DASHES.contains(c)) {
                 out.append('-');
-            } else if (LOOK_ALIKES.containsKey(c)) {
-                out.append(LOOK_ALIKES.get(c));
             } else {
-                out.appendCodePoint(c);
+                out.append(new String(Character.toChars(c)).toLowerCase(Locale.ROOT));
             }
         }
         return out.toString();

@@ -90,12 +90,28 @@ class AgentIdsTest {
                 "\ud835\udc2d\ud835\udc1e\ud835\udc2c\ud835\udc2d-x1", // mathematical bold
                 "te\u017ft-x1", // long s
                 "\u1d1best-x1", // small capital T
-                "\u24c9est-x1")) { // circled T
+                "\u24c9est-x1", // circled T
+                "\u13a2\u13ac\u13da\u13a2-x1", // Cherokee
+                "\uab72\uab7c\uabaa\uab72-x1", // Cherokee small letters
+                "t\u0301est-x1", // a t with a mark
+                "test\u06d4x1", // Arabic full stop
+                "test\u31d0x1")) { // CJK stroke
             assertTrue(AgentIds.problem(id).isPresent(), "accepted: " + id);
         }
         assertEquals(Optional.empty(), AgentIds.problem("test-x1"), "a real test- id");
         assertEquals(Optional.empty(), AgentIds.problem("tester\u2011x1"), "not test- at all");
         assertEquals(Optional.empty(), AgentIds.problem("\uff54\uff45\uff53\uff54\uff45\uff52"), "full-width 'tester'");
+    }
+
+    @Test
+    void marksThatShowNothingAreRefusedInNewIdsOnly() {
+        for (String id : List.of("t\u034fest-x1", "test\ufe0f-x1", "agent\u3164x", "agent\udb40\udd00x")) {
+            assertTrue(AgentIds.problem(id).isPresent(), "accepted: " + id);
+            // An id an earlier version took can still be asked for: it is not a URL's problem.
+            assertEquals(Optional.empty(), AgentIds.queryProblem(id), id);
+        }
+        assertEquals(Optional.empty(), AgentIds.queryProblem("test\u2011x1"), "a look-alike stored before");
+        assertTrue(AgentIds.queryProblem("a/b").isPresent(), "but never one a URL cannot carry");
     }
 
     @Test

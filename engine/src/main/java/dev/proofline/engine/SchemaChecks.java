@@ -33,10 +33,13 @@ final class SchemaChecks {
     private static final Set<String> OPAQUE = Set.of("anyOf", "oneOf", "not", "if", "contains");
     /**
      * Keywords that can fail a value on their own: only these are checks (with the {@link #OPAQUE}
-     * ones, and an applicator whose value is {@code false}). Annotations ({@code title}, {@code
-     * default}, {@code contentMediaType}...), core keywords ({@code $schema}, {@code $defs}...) and
-     * keywords no vocabulary knows pass every value, so counting them would only raise the ratio.
-     * {@code format} is one only while it asserts.
+     * ones, and an applicator whose value is {@code false}), and only where the schema's draft makes
+     * them assert ({@link CountingListener#passesEveryValue}). Annotations ({@code title}, {@code
+     * default}...), core keywords ({@code $schema}, {@code $defs}...) and keywords no vocabulary
+     * knows pass every value, so counting them would only raise the ratio. {@code format} is one only
+     * while it asserts; {@code contentEncoding} and {@code contentMediaType} only in draft 7, the
+     * last to assert them; {@code minContains} and {@code maxContains} never, since {@code contains}
+     * reports what they find.
      */
     private static final Set<String> ASSERTIONS = Set.of(
             "type",
@@ -54,12 +57,12 @@ final class SchemaChecks {
             "maxItems",
             "minItems",
             "uniqueItems",
-            "maxContains",
-            "minContains",
             "maxProperties",
             "minProperties",
             "required",
-            "dependentRequired");
+            "dependentRequired",
+            "contentEncoding",
+            "contentMediaType");
     /** Keywords whose passing branch applies its own properties (if: its then or else, and itself). */
     private static final Set<String> BRANCHES = Set.of("anyOf", "oneOf", "if");
     /** Apply subschemas; their own keywords are the checks. */
@@ -327,7 +330,7 @@ final class SchemaChecks {
             if (instance.isObject() && (keyword.equals("properties") || keyword.equals("required"))) {
                 recordShape(event.getInstanceLocation().toString(), keyword, schemaNode, instance);
             }
-            if (!isCheck(keyword, schemaNode)) {
+            if (!isCheck(keyword, schemaNode, event.getValidator())) {
                 return;
             }
             counted++;
@@ -336,12 +339,30 @@ final class SchemaChecks {
             }
         }
 
-        private boolean isCheck(String keyword, JsonNode schemaNode) {
+        private boolean isCheck(String keyword, JsonNode schemaNode, Object validator) {
             if (APPLICATORS.contains(keyword)) {
                 return falseSchema(schemaNode, keyword);
             }
             return OPAQUE.contains(keyword)
-                    || (ASSERTIONS.contains(keyword) && (formatAsserts || !keyword.equals("format")));
+                    || (ASSERTIONS.contains(keyword)
+                            && !passesEveryValue(validator)
+                            && (formatAsserts || !keyword.equals("format")));
+        }
+
+        /**
+         * Whether networknt gave the keyword a validator that never fails: one its draft reads as an
+         * annotation or does not know ({@code const} in draft 4, {@code contentEncoding} after
+         * draft 7), or a modifier of another ({@code exclusiveMaximum: true} in draft 4, whose
+         * failures {@code maximum} reports). Those classes are package-private, so by name;
+         * SchemaChecksTest fails if a networknt upgrade renames them.
+         */
+        private static boolean passesEveryValue(Object validator) {
+            if (validator == null) {
+                return false;
+            }
+            String name = validator.getClass().getName();
+            return name.equals("com.networknt.schema.keyword.AnnotationKeyword$Validator")
+                    || name.equals("com.networknt.schema.keyword.NonValidationKeyword$Validator");
         }
 
         /** An applicator whose value is the schema {@code false} asserts: nothing passes it. */

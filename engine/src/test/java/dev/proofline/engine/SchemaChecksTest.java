@@ -81,6 +81,18 @@ class SchemaChecksTest {
         assertEquals("2/3", compliance(fixture.verify(request(annotated, "{\"p\":\"e30\"}", ""))));
         String dated = "{\"type\":\"string\",\"format\":\"date\"}";
         assertEquals("2/2", compliance(fixture.verify(request(dated, "\"2026-12-04\"", ""))));
+        // Each draft as it reads its keywords: draft 4's boolean exclusiveMaximum modifies maximum,
+        // which reports the failure; draft 4 knows no const; draft 7 asserts contentMediaType.
+        String draft4 = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"maximum\":10,"
+                + "\"exclusiveMaximum\":true,\"const\":3}";
+        assertEquals("0/1", compliance(fixture.verify(request(draft4, "10", ""))));
+        String draft7 = "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"string\","
+                + "\"contentMediaType\":\"application/json\"}";
+        assertEquals("1/2", compliance(fixture.verify(request(draft7, "\"{not json\"", ""))));
+        assertEquals("2/2", compliance(fixture.verify(request(draft7, "\"{}\"", ""))));
+        // minContains never fails alone: contains reports what it finds.
+        String counted = "{\"contains\":{\"const\":1},\"minContains\":2}";
+        assertEquals("0/1", compliance(fixture.verify(request(counted, "[1,2]", ""))));
         // format as the specification's annotation (verify.format.assertion=false) fails nothing: not a check.
         EngineFixture annotating = new EngineFixture(EngineSettings.defaults().withFormatAssertion(false));
         assertEquals("1/1", compliance(annotating.verify(request(dated, "\"2026-13-45\"", ""))));

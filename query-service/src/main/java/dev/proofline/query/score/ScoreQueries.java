@@ -50,9 +50,9 @@ public final class ScoreQueries {
             return Answer.error(ErrorDocument.placeholderAgentId());
         }
         String agentId = rawAgentId; // not trimmed: " a" is no id, and must not answer for "a"
-        Optional<String> problem = AgentIds.problem(agentId);
+        Optional<String> problem = AgentIds.queryProblem(agentId);
         if (problem.isPresent()) {
-            // No stored id can have this problem (ids are checked where they enter), so say why.
+            // No stored id can have this problem (ids are checked where they enter, with more rules), so say why.
             return Answer.error(ErrorDocument.invalidRequest(List.of(new FieldProblem(
                     RequestFields.AGENT_ID, problem.get(), "Use an agent id of " + AgentIds.RULES + "."))));
         }
