@@ -510,6 +510,15 @@ class ConnectionLimitsIT {
             assertEquals(
                     "identity", coded.headers().firstValue("Accept-Encoding").orElse(""));
         }
+        // A transfer coding Jetty passes on undecoded (chunked last, as HTTP/1.1 asks) is one too:
+        // refused on its header, whatever the bytes.
+        String host = "Host: 127.0.0.1:" + URI.create(node.httpUrl()).getPort() + "\r\nConnection: close\r\n";
+        String gzipChunked = raw(
+                node.httpUrl(),
+                "POST /verify/schema HTTP/1.1\r\n" + host + "Content-Type: application/json\r\n"
+                        + "Transfer-Encoding: gzip, chunked\r\n\r\n" + Integer.toHexString(request.length) + "\r\n"
+                        + new String(request, java.nio.charset.StandardCharsets.US_ASCII) + "\r\n0\r\n\r\n");
+        assertTrue(gzipChunked.startsWith("HTTP/1.1 415 "), gzipChunked);
         // identity is no coding at all: the same request as sent plain.
         HttpResponse<String> identity = http.send(
                 HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))

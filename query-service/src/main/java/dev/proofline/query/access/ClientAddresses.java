@@ -55,6 +55,23 @@ public final class ClientAddresses {
         return normal(client);
     }
 
+    /**
+     * The address that stands for one client when counting what clients hold: itself for IPv4, its
+     * /64 for IPv6 (one host gets a whole /64 and could otherwise take a fresh address each time).
+     */
+    public static InetAddress client(InetAddress address) {
+        byte[] bytes = address.getAddress();
+        if (bytes.length != 16) {
+            return address;
+        }
+        java.util.Arrays.fill(bytes, 8, 16, (byte) 0);
+        try {
+            return InetAddress.getByAddress(bytes);
+        } catch (UnknownHostException impossible) { // 16 bytes are always an address
+            return address;
+        }
+    }
+
     public boolean isTrusted(String address) {
         byte[] bytes = bytes(address);
         return bytes != null && trusted.stream().anyMatch(r -> r.contains(bytes));

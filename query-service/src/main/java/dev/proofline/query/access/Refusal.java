@@ -10,6 +10,11 @@ import java.nio.charset.StandardCharsets;
 public final class Refusal {
     private Refusal() {}
 
+    /** Whether the request says a body follows: a length above zero, or a transfer coding (chunked). */
+    public static boolean hasBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+    }
+
     /**
      * A body left unread makes Jetty close the connection once the answer is sent, after the answer
      * said nothing of it: a client that sent its next request on the same connection meanwhile lost
@@ -17,7 +22,7 @@ public final class Refusal {
      */
     public static void send(HttpServletRequest request, HttpServletResponse response, int status, ErrorDocument error)
             throws IOException {
-        if (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null) {
+        if (hasBody(request)) {
             response.setHeader("Connection", "close");
         }
         if (status == 401) {

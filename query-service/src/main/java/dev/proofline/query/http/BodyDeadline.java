@@ -1,5 +1,6 @@
 package dev.proofline.query.http;
 
+import dev.proofline.query.access.Refusal;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -51,7 +52,7 @@ final class BodyDeadline implements Filter, AutoCloseable {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
-        if (!hasBody(http)) {
+        if (!Refusal.hasBody(http)) {
             chain.doFilter(request, response);
             return;
         }
@@ -63,10 +64,6 @@ final class BodyDeadline implements Filter, AutoCloseable {
             watched.finished();
             due.cancel(false);
         }
-    }
-
-    private static boolean hasBody(HttpServletRequest request) {
-        return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.proofline.query.http;
 
 import dev.proofline.contract.ErrorDocument;
+import dev.proofline.query.access.ClientAddresses;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,6 +15,7 @@ import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,6 +32,8 @@ import org.slf4j.LoggerFactory;
 final class ConnectionsPerAddress extends AbstractLifeCycle implements Connection.Listener {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionsPerAddress.class);
     private static final byte[] BUSY = busyAnswer();
+    /** A request's head, and then some: read and dropped before the refusal is sent. */
+    private static final int DRAINED_AT_MOST = 64 * 1024;
 
     private final int max;
     private final Server server;
@@ -94,19 +98,25 @@ final class ConnectionsPerAddress extends AbstractLifeCycle implements Connectio
         if (connection.getEndPoint().getRemoteSocketAddress() instanceof InetSocketAddress remote
                 && remote.getAddress() != null
                 && !shared.test(remote.getAddress().getHostAddress())) {
-            return remote.getAddress();
+            return ClientAddresses.client(remote.getAddress());
         }
         return null;
     }
 
     /**
-     * Called as the connection opens, before Jetty asks to read it: the answer is written without
-     * waiting (a fresh socket's buffer takes it whole) and the connection closed, so the request is
-     * never read. onClosed then counts it out like any other.
+     * Called as the connection opens, before Jetty asks to read it, so the request is never read.
+     * What the client sent already is read and dropped first: closing a socket over unread bytes
+     * sends a reset, which can destroy the answer before the client reads it. Then the answer (a
+     * fresh socket's buffer takes it whole), the end of output, and the close; onClosed counts the
+     * connection out like any other.
      */
     private void refuse(EndPoint endPoint, InetAddress address) {
         try {
-            endPoint.flush(ByteBuffer.wrap(BUSY));
+            ByteBuffer sink = BufferUtil.allocate(DRAINED_AT_MOST);
+            endPoint.fill(sink);
+            if (endPoint.flush(ByteBuffer.wrap(BUSY))) {
+                endPoint.shutdownOutput();
+            }
         } catch (IOException gone) {
             // The client left already: closing is all there is to do.
         }

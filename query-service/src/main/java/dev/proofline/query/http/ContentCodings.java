@@ -13,8 +13,8 @@ import java.io.IOException;
 import java.util.Enumeration;
 
 /**
- * A request body in a content coding is refused with 415 (RFC 9110 §15.5.16), naming
- * {@code Content-Encoding}. Nothing here decodes one: a gzip body read as JSON was answered "not valid
+ * A request body in a content coding, or in a transfer coding other than {@code chunked}, is refused
+ * with 415 (RFC 9110 §15.5.16), naming {@code Content-Encoding}. Nothing here decodes one: a gzip body read as JSON was answered "not valid
  * UTF-8", which sent the caller looking in the wrong place, and decoding would let a small body
  * grow past {@code max.request.bytes} after the limit was checked. The answer's
  * {@code Accept-Encoding: identity} says what is taken. A request without a body is not looked at.
@@ -24,8 +24,10 @@ final class ContentCodings implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
-        boolean hasBody = http.getContentLengthLong() > 0 || http.getHeader("Transfer-Encoding") != null;
-        if (hasBody && !onlyIdentity(http.getHeaders("Content-Encoding"))) {
+        // Jetty takes "Transfer-Encoding: gzip, chunked" (chunked last) and passes the gzip bytes on.
+        if (Refusal.hasBody(http)
+                && !(only("identity", http.getHeaders("Content-Encoding"))
+                        && only("chunked", http.getHeaders("Transfer-Encoding")))) {
             HttpServletResponse answer = (HttpServletResponse) response;
             answer.setHeader("Accept-Encoding", "identity");
             Refusal.send(http, answer, 415, ErrorDocument.contentCodingRefused());
@@ -34,15 +36,15 @@ final class ContentCodings implements Filter {
         chain.doFilter(request, response);
     }
 
-    /** Whether every coding the header lines name is {@code identity}; no header at all is. */
-    static boolean onlyIdentity(Enumeration<String> lines) {
+    /** Whether every coding the header lines name is {@code allowed}; no header at all is. */
+    static boolean only(String allowed, Enumeration<String> lines) {
         if (lines == null) {
             return true;
         }
         while (lines.hasMoreElements()) {
             for (String coding : lines.nextElement().split(",", -1)) {
                 String name = coding.strip();
-                if (!name.isEmpty() && !name.equalsIgnoreCase("identity")) { // a list may hold empty elements
+                if (!name.isEmpty() && !name.equalsIgnoreCase(allowed)) { // a list may hold empty elements
                     return false;
                 }
             }

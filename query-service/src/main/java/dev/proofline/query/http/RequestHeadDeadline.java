@@ -97,6 +97,9 @@ final class RequestHeadDeadline extends AbstractLifeCycle implements Connection.
     private void sweep() {
         try {
             long now = System.nanoTime();
+            // A connection closed while its opening was still being told to listeners (one refused
+            // by ConnectionsPerAddress) may be told closed before it is told open here: dropped now.
+            open.keySet().removeIf(connection -> !connection.getEndPoint().isOpen());
             open.replaceAll((connection, seen) -> next(connection, seen, now));
             logNowAndThen(now);
         } catch (RuntimeException e) {

@@ -6,6 +6,7 @@ import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ErrorCode;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.query.Answer;
+import dev.proofline.query.access.ClientAddresses;
 import dev.proofline.query.access.RequestCaller;
 import dev.proofline.query.verify.Admission;
 import java.time.Clock;
@@ -143,13 +144,11 @@ public final class FreeAllowance {
             return id;
         }
         try {
-            byte[] bytes = java.net.InetAddress.getByName(id.substring("address:".length()))
-                    .getAddress();
-            if (bytes.length != 16) {
+            java.net.InetAddress address = java.net.InetAddress.getByName(id.substring("address:".length()));
+            if (address.getAddress().length != 16) {
                 return id;
             }
-            java.util.Arrays.fill(bytes, 8, 16, (byte) 0);
-            return "address:" + java.net.InetAddress.getByAddress(bytes).getHostAddress() + "/64";
+            return "address:" + ClientAddresses.client(address).getHostAddress() + "/64";
         } catch (java.net.UnknownHostException e) {
             return id;
         }
