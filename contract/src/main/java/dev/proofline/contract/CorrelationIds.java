@@ -12,8 +12,8 @@ import java.util.Optional;
  * {@link #MAX_BYTES} bytes. The receipt carries it twice (a field and a header), so a longer one
  * could make the receipt too large for its topic, and the record could then never be answered; one
  * that is not UTF-8 would come back as other bytes, which its caller would never match. Either is
- * dead-lettered, the header kept, so the caller still finds its answer. The pipeline and replay
- * both judge it here.
+ * dead-lettered, the header kept, so the caller still finds its answer; so is a record with more
+ * than one. The pipeline and replay both judge it here.
  */
 public final class CorrelationIds {
     /** Room for any id a caller needs (Proofline's own are 36-character UUIDs). */
@@ -24,6 +24,18 @@ public final class CorrelationIds {
     /** The header as text; null when there is none (or it has no value). */
     public static String of(byte[] header) {
         return header == null ? null : new String(header, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Why a record with these {@code proofline.correlation-id} header values (in order) cannot be
+     * answered, if it cannot. More than one is refused: which one a caller waits on is a guess, and
+     * judging only the last let an invalid first one through unanswered.
+     */
+    public static Optional<ErrorDocument> problem(List<byte[]> headerValues) {
+        if (headerValues.size() > 1) {
+            return refuse("is sent more than once");
+        }
+        return problem(headerValues.isEmpty() ? null : headerValues.get(0));
     }
 
     /** Why this header cannot be answered with, if it cannot. */

@@ -24,12 +24,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.Deserializer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -154,10 +154,10 @@ public final class Replay {
                 // not JSON: the engine refuses the bytes below, as the pipeline did
             }
         }
-        Header correlationId = record.headers().lastHeader(Headers.CORRELATION_ID);
         // The pipeline refuses a record it could not answer under its correlation id before verifying it.
-        Optional<ErrorDocument> unanswerable =
-                CorrelationIds.problem(correlationId == null ? null : correlationId.value());
+        List<byte[]> correlationIds = new ArrayList<>(1);
+        record.headers().headers(Headers.CORRELATION_ID).forEach(h -> correlationIds.add(h.value()));
+        Optional<ErrorDocument> unanswerable = CorrelationIds.problem(correlationIds);
         Outcome outcome;
         if (unanswerable.isPresent()) {
             outcome = Outcome.ofDeadLetter(unanswerable.get().code().code());

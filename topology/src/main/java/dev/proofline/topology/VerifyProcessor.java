@@ -8,9 +8,10 @@ import dev.proofline.engine.VerificationEngine;
 import dev.proofline.schemas.avro.Receipt;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -80,8 +81,8 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         listener.started();
         try {
             byte[] value = request.value() == null ? new byte[0] : request.value();
-            byte[] correlationId = headerValue(request, Headers.CORRELATION_ID);
-            Optional<ErrorDocument> unanswerable = CorrelationIds.problem(correlationId);
+            List<byte[]> correlationIds = headerValues(request, Headers.CORRELATION_ID);
+            Optional<ErrorDocument> unanswerable = CorrelationIds.problem(correlationIds);
             if (unanswerable.isPresent()) {
                 deadLetter(request, value, source, unanswerable.get());
                 return;
@@ -104,7 +105,9 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
                 return;
             }
             Receipt receipt = Receipts.toRecord(
-                    ((Verdict.Signed) verdict).receipt(), CorrelationIds.of(correlationId), submitter);
+                    ((Verdict.Signed) verdict).receipt(),
+                    CorrelationIds.of(correlationIds.isEmpty() ? null : correlationIds.get(0)),
+                    submitter);
             if (!fitsReceiptsTopic(receipt)) {
                 // The operator's topic is smaller than a receipt can be; written anyway, it would fail
                 // the transaction and this request would be verified and refused again for ever.
@@ -173,8 +176,9 @@ final class VerifyProcessor implements Processor<byte[], byte[], Object, Object>
         return bytes;
     }
 
-    private static byte[] headerValue(Record<byte[], byte[]> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        return header == null ? null : header.value();
+    private static List<byte[]> headerValues(Record<byte[], byte[]> record, String name) {
+        List<byte[]> values = new ArrayList<>(1);
+        record.headers().headers(name).forEach(header -> values.add(header.value()));
+        return values;
     }
 }

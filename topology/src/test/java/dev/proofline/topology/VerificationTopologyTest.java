@@ -149,6 +149,28 @@ class VerificationTopologyTest {
     }
 
     @Test
+    void twoCorrelationIdsAreDeadLetteredWhicheverComesFirst() {
+        // Judging only the last let an invalid first one through, answered under an id its caller
+        // never waited on; two valid ones leave which to answer under a guess.
+        List<List<byte[]>> pairs = List.of(
+                List.of(new byte[] {(byte) 0xff, (byte) 0xfe}, bytes("ok-1")),
+                List.of(bytes("first"), bytes("second")));
+        for (List<byte[]> ids : pairs) {
+            RecordHeaders headers = new RecordHeaders();
+            ids.forEach(id -> headers.add(Headers.CORRELATION_ID, id));
+            input.pipeInput(new TestRecord<>(bytes("seller-7"), invoice("inv-d", "seller-7"), headers));
+        }
+        assertEquals(0, receipts.readRecordsToList().size());
+        List<TestRecord<byte[], byte[]>> refused = deadLetters.readRecordsToList();
+        assertEquals(2, refused.size());
+        for (TestRecord<byte[], byte[]> deadLetter : refused) {
+            JsonNode error = StrictJson.parse(deadLetter.value());
+            assertEquals(Headers.CORRELATION_ID, error.at("/fields/0/field").asString());
+            assertEquals("is sent more than once", error.at("/fields/0/problem").asString());
+        }
+    }
+
+    @Test
     void aStrangersReceiptForABoundAgentIsSignedSaysItIsNotCountedAndNamesItsSubmitter() {
         Attribution bound = new Attribution() {
             @Override
