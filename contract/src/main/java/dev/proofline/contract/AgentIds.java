@@ -37,6 +37,13 @@ public final class AgentIds {
             Map.entry(0xAB72, 't'), // the same, in Cherokee's small letters
             Map.entry(0xAB7C, 'e'),
             Map.entry(0xABAA, 's'),
+            Map.entry(0x0372, 't'), // Greek archaic sampi
+            Map.entry(0x0373, 't'),
+            Map.entry(0xA68C, 't'), // Cyrillic twe
+            Map.entry(0xA68D, 't'),
+            Map.entry(0x2CA6, 't'), // Coptic tau
+            Map.entry(0x2CA7, 't'),
+            Map.entry(0x22A4, 't'), // down tack
             Map.entry(0xA4D4, 't'), // Lisu
             Map.entry(0xA4F0, 'e'),
             Map.entry(0xA4E2, 's'),
@@ -65,7 +72,8 @@ public final class AgentIds {
             0x2CBA, // Coptic capital dialect-P ni
             0x1428, // Canadian syllabics final short horizontal stroke
             0x31D0, // CJK stroke H
-            0x3127); // Bopomofo letter i
+            0x3127, // Bopomofo letter i
+            0x1680); // Ogham space mark, drawn as a line
 
     private AgentIds() {}
 
@@ -111,6 +119,7 @@ public final class AgentIds {
         boolean confusable = false;
         boolean ascii = true;
         boolean ignorable = false;
+        int previous = -1;
         for (int i = 0; i < id.length(); ) {
             int c = id.codePointAt(i);
             i += Character.charCount(c);
@@ -122,6 +131,7 @@ public final class AgentIds {
                     return Optional.of("contains / \\ ? or #, which would change a URL's path");
                 }
                 latin |= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+                previous = c;
                 continue;
             }
             ascii = false;
@@ -131,7 +141,8 @@ public final class AgentIds {
             if (c == '/' || c == '\\' || c == '?' || c == '#') {
                 return Optional.of("contains / \\ ? or #, which would change a URL's path");
             }
-            ignorable |= isIgnorableMark(c);
+            ignorable |= isIgnorableMark(c) && !(isVariationSelector(c) && drawsAVariant(previous));
+            previous = c;
             if (Character.isLetter(c)) {
                 Character.UnicodeScript script = Character.UnicodeScript.of(c);
                 latin |= script == Character.UnicodeScript.LATIN;
@@ -171,8 +182,24 @@ public final class AgentIds {
     /**
      * Unicode's default-ignorable marks and fillers that are not format characters (those are
      * invisible already): a grapheme joiner, variation selectors, Mongolian and Khmer vowel
-     * inherents, Hangul fillers. Drawn as nothing, they would make one visible name many ids.
+     * inherents, Hangul fillers, and the blank Braille pattern. Drawn as nothing, they would make one
+     * visible name many ids. A variation selector right after a symbol or a digit is taken: it
+     * chooses how that symbol is drawn ({@code ❤️}, a keycap), as phone keyboards write emoji.
      */
+    private static boolean isVariationSelector(int c) {
+        return c == 0xFE0E || c == 0xFE0F;
+    }
+
+    /** A symbol or digit whose text or emoji form a variation selector chooses. */
+    private static boolean drawsAVariant(int c) {
+        int type = c < 0 ? -1 : Character.getType(c);
+        return type == Character.OTHER_SYMBOL
+                || type == Character.MATH_SYMBOL
+                || type == Character.DECIMAL_DIGIT_NUMBER
+                || c == '#'
+                || c == '*';
+    }
+
     static boolean isIgnorableMark(int c) {
         return c == 0x034F
                 || c == 0x115F
@@ -183,7 +210,8 @@ public final class AgentIds {
                 || c == 0x3164
                 || (c >= 0xFE00 && c <= 0xFE0F)
                 || c == 0xFFA0
-                || (c >= 0xE0100 && c <= 0xE01EF);
+                || (c >= 0xE0100 && c <= 0xE01EF)
+                || c == 0x2800; // Braille pattern blank
     }
 
     /**
@@ -208,9 +236,8 @@ public final class AgentIds {
      * resemble, then lower case, and every dash as '-'.
      */
     static String skeleton(String id) {
-        int end = id.offsetByCodePoints(
-                0, Math.min(id.codePointCount(0, id.length()), 4 * ScoredAgents.TEST_PREFIX.length()));
-        String folded = Normalizer.normalize(id.substring(0, end), Normalizer.Form.NFKD);
+        // The whole id (200 code points at most): any number of marks may stand before "est-".
+        String folded = Normalizer.normalize(id, Normalizer.Form.NFKD);
         StringBuilder out = new StringBuilder(ScoredAgents.TEST_PREFIX.length());
         for (int i = 0; i < folded.length() && out.length() < ScoredAgents.TEST_PREFIX.length(); ) {
             int c = folded.codePointAt(i);

@@ -114,6 +114,17 @@ public record ErrorDocument(
                         "Send the body as it is, uncompressed, without a Content-Encoding header.")));
     }
 
+    /** A body in a transfer coding other than chunked (gzip, ...), which Jetty would pass on undecoded. */
+    public static ErrorDocument transferCodingRefused() {
+        return new ErrorDocument(
+                ErrorCode.INVALID_REQUEST,
+                "The request's body is in a transfer coding this server does not decode.",
+                List.of(new FieldProblem(
+                        "Transfer-Encoding",
+                        "names a transfer coding other than chunked",
+                        "Send the body as it is, or chunked, without gzip or another coding.")));
+    }
+
     public static ErrorDocument forbidden() {
         return new ErrorDocument(
                 ErrorCode.FORBIDDEN, "This key's role does not allow this route; it needs an operator key.", List.of());

@@ -95,7 +95,13 @@ class AgentIdsTest {
                 "\uab72\uab7c\uabaa\uab72-x1", // Cherokee small letters
                 "t\u0301est-x1", // a t with a mark
                 "test\u06d4x1", // Arabic full stop
-                "test\u31d0x1")) { // CJK stroke
+                "test\u31d0x1", // CJK stroke
+                "\u0372\u0395\u0405\u0372-1", // Greek sampi, Greek E, Cyrillic S
+                "\ua68c\u0415\u0405\ua68c-1", // Cyrillic twe
+                "\u2ca6est-x1", // Coptic tau
+                "\u22a4est-1", // down tack
+                "test\u1680x1", // Ogham space mark
+                "t" + "\u0301".repeat(30) + "est-x1")) { // marks enough to hide est- from a short look
             assertTrue(AgentIds.problem(id).isPresent(), "accepted: " + id);
         }
         assertEquals(Optional.empty(), AgentIds.problem("test-x1"), "a real test- id");
@@ -105,12 +111,16 @@ class AgentIdsTest {
 
     @Test
     void marksThatShowNothingAreRefusedInNewIdsOnly() {
-        for (String id : List.of("t\u034fest-x1", "test\ufe0f-x1", "agent\u3164x", "agent\udb40\udd00x")) {
+        for (String id : List.of(
+                "t\u034fest-x1", "test\ufe0f-x1", "agent\u3164x", "agent\udb40\udd00x", "agent-7\u2800", "\u2800")) {
             assertTrue(AgentIds.problem(id).isPresent(), "accepted: " + id);
             // An id an earlier version took can still be asked for: it is not a URL's problem.
             assertEquals(Optional.empty(), AgentIds.queryProblem(id), id);
         }
         assertEquals(Optional.empty(), AgentIds.queryProblem("test\u2011x1"), "a look-alike stored before");
+        // A variation selector after a symbol or digit picks how it is drawn, as keyboards write emoji.
+        assertEquals(Optional.empty(), AgentIds.problem("bot-\u2764\ufe0f"));
+        assertEquals(Optional.empty(), AgentIds.problem("bot-1\ufe0f\u20e3"));
         assertTrue(AgentIds.queryProblem("a/b").isPresent(), "but never one a URL cannot carry");
     }
 

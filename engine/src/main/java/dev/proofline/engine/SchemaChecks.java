@@ -340,13 +340,14 @@ final class SchemaChecks {
         }
 
         private boolean isCheck(String keyword, JsonNode schemaNode, Object validator) {
+            if (passesEveryValue(validator)) {
+                return false; // even an applicator's or contains' name, where the draft does not know it
+            }
             if (APPLICATORS.contains(keyword)) {
                 return falseSchema(schemaNode, keyword);
             }
             return OPAQUE.contains(keyword)
-                    || (ASSERTIONS.contains(keyword)
-                            && !passesEveryValue(validator)
-                            && (formatAsserts || !keyword.equals("format")));
+                    || (ASSERTIONS.contains(keyword) && (formatAsserts || !keyword.equals("format")));
         }
 
         /**

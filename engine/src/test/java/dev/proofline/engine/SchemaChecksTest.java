@@ -90,6 +90,10 @@ class SchemaChecksTest {
                 + "\"contentMediaType\":\"application/json\"}";
         assertEquals("1/2", compliance(fixture.verify(request(draft7, "\"{not json\"", ""))));
         assertEquals("2/2", compliance(fixture.verify(request(draft7, "\"{}\"", ""))));
+        // A name the draft does not know is no check, even one that would be an applicator later.
+        String draft4Contains = "{\"$schema\":\"http://json-schema.org/draft-04/schema#\",\"type\":\"array\","
+                + "\"contains\":{\"type\":\"string\"},\"if\":{\"type\":\"array\"}}";
+        assertEquals("1/1", compliance(fixture.verify(request(draft4Contains, "[1]", ""))));
         // minContains never fails alone: contains reports what it finds.
         String counted = "{\"contains\":{\"const\":1},\"minContains\":2}";
         assertEquals("0/1", compliance(fixture.verify(request(counted, "[1,2]", ""))));

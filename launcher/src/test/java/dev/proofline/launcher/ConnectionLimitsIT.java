@@ -519,6 +519,7 @@ class ConnectionLimitsIT {
                         + "Transfer-Encoding: gzip, chunked\r\n\r\n" + Integer.toHexString(request.length) + "\r\n"
                         + new String(request, java.nio.charset.StandardCharsets.US_ASCII) + "\r\n0\r\n\r\n");
         assertTrue(gzipChunked.startsWith("HTTP/1.1 415 "), gzipChunked);
+        assertTrue(gzipChunked.contains("\"field\":\"Transfer-Encoding\""), gzipChunked);
         // identity is no coding at all: the same request as sent plain.
         HttpResponse<String> identity = http.send(
                 HttpRequest.newBuilder(URI.create(node.httpUrl() + "/verify/schema"))

@@ -33,7 +33,7 @@ final class ConnectionsPerAddress extends AbstractLifeCycle implements Connectio
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionsPerAddress.class);
     private static final byte[] BUSY = busyAnswer();
     /** A request's head, and then some: read and dropped before the refusal is sent. */
-    private static final int DRAINED_AT_MOST = 64 * 1024;
+    private static final int DRAINED_AT_MOST = 8 * 1024;
 
     private final int max;
     private final Server server;
@@ -126,7 +126,7 @@ final class ConnectionsPerAddress extends AbstractLifeCycle implements Connectio
             LOG.warn(
                     "{} already holds http.max.connections.per.address ({}) connections; more are refused"
                             + " with 503 (refused {} times since start)",
-                    address.getHostAddress(),
+                    address.getHostAddress() + (address.getAddress().length == 16 ? "/64" : ""),
                     max,
                     times);
         }

@@ -24,14 +24,19 @@ final class ContentCodings implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) request;
-        // Jetty takes "Transfer-Encoding: gzip, chunked" (chunked last) and passes the gzip bytes on.
-        if (Refusal.hasBody(http)
-                && !(only("identity", http.getHeaders("Content-Encoding"))
-                        && only("chunked", http.getHeaders("Transfer-Encoding")))) {
-            HttpServletResponse answer = (HttpServletResponse) response;
-            answer.setHeader("Accept-Encoding", "identity");
-            Refusal.send(http, answer, 415, ErrorDocument.contentCodingRefused());
-            return;
+        if (Refusal.hasBody(http)) {
+            ErrorDocument refused = !only("identity", http.getHeaders("Content-Encoding"))
+                    ? ErrorDocument.contentCodingRefused()
+                    // Jetty takes "Transfer-Encoding: gzip, chunked" (chunked last) and passes the gzip on.
+                    : !only("chunked", http.getHeaders("Transfer-Encoding"))
+                            ? ErrorDocument.transferCodingRefused()
+                            : null;
+            if (refused != null) {
+                HttpServletResponse answer = (HttpServletResponse) response;
+                answer.setHeader("Accept-Encoding", "identity");
+                Refusal.send(http, answer, 415, refused);
+                return;
+            }
         }
         chain.doFilter(request, response);
     }
