@@ -63,6 +63,23 @@ final class SchemaChecks {
             "dependentRequired",
             "contentEncoding",
             "contentMediaType");
+    /**
+     * networknt's validators that pass every value (annotations, keywords a draft does not know,
+     * modifiers of another keyword), resolved once: the walk asks for every keyword it meets.
+     */
+    private static final Set<Class<?>> NEVER_FAILING_VALIDATORS = Set.of(
+            networkntClass("com.networknt.schema.keyword.AnnotationKeyword$Validator"),
+            networkntClass("com.networknt.schema.keyword.NonValidationKeyword$Validator"));
+
+    /** Package-private in networknt, so by name; failing here at class load beats counting wrong. */
+    private static Class<?> networkntClass(String name) {
+        try {
+            return Class.forName(name, false, SchemaChecks.class.getClassLoader());
+        } catch (ClassNotFoundException renamed) {
+            throw new IllegalStateException("networknt no longer has " + name, renamed);
+        }
+    }
+
     /** Keywords whose passing branch applies its own properties (if: its then or else, and itself). */
     private static final Set<String> BRANCHES = Set.of("anyOf", "oneOf", "if");
     /** Apply subschemas; their own keywords are the checks. */
@@ -354,16 +371,10 @@ final class SchemaChecks {
          * Whether networknt gave the keyword a validator that never fails: one its draft reads as an
          * annotation or does not know ({@code const} in draft 4, {@code contentEncoding} after
          * draft 7), or a modifier of another ({@code exclusiveMaximum: true} in draft 4, whose
-         * failures {@code maximum} reports). Those classes are package-private, so by name;
-         * SchemaChecksTest fails if a networknt upgrade renames them.
+         * failures {@code maximum} reports).
          */
         private static boolean passesEveryValue(Object validator) {
-            if (validator == null) {
-                return false;
-            }
-            String name = validator.getClass().getName();
-            return name.equals("com.networknt.schema.keyword.AnnotationKeyword$Validator")
-                    || name.equals("com.networknt.schema.keyword.NonValidationKeyword$Validator");
+            return validator != null && NEVER_FAILING_VALIDATORS.contains(validator.getClass());
         }
 
         /** An applicator whose value is the schema {@code false} asserts: nothing passes it. */
