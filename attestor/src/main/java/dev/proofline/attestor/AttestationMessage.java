@@ -1,5 +1,6 @@
 package dev.proofline.attestor;
 
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -11,8 +12,14 @@ final class AttestationMessage {
     private AttestationMessage() {}
 
     static byte[] of(AttestationContext context, String keyVersion, String attestedAt, JsonNode response) {
-        // The five keys are fixed, so their canonical order is too; the response is walked once.
-        return new CanonicalWriter(2048)
+        return of(context, keyVersion, attestedAt, message -> message.value(response));
+    }
+
+    /** {@code response} writes the response's canonical form into the message where it belongs. */
+    static byte[] of(
+            AttestationContext context, String keyVersion, String attestedAt, Consumer<CanonicalWriter> response) {
+        // The five keys are fixed, so their canonical order is too; the response is written once.
+        CanonicalWriter message = new CanonicalWriter(4096)
                 .ascii("{\"algorithm\":")
                 .string(PublishedKey.ED25519)
                 .ascii(",\"attested_at\":")
@@ -21,9 +28,8 @@ final class AttestationMessage {
                 .string(context.id())
                 .ascii(",\"key_version\":")
                 .string(keyVersion)
-                .ascii(",\"response\":")
-                .value(response)
-                .ascii("}")
-                .toByteArray();
+                .ascii(",\"response\":");
+        response.accept(message);
+        return message.ascii("}").toByteArray();
     }
 }

@@ -1,6 +1,7 @@
 package dev.proofline.attestor;
 
 import java.util.Base64;
+import java.util.function.Consumer;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -26,13 +27,19 @@ public final class Attestor {
         if (response.has("attestation")) {
             throw new IllegalArgumentException("the response is already attested");
         }
-        SigningKey key = keys.signingKey();
-        byte[] signature = key.signer().sign(AttestationMessage.of(context, key.version(), timestamp, response));
-        ObjectNode attestation = response.putObject("attestation");
-        attestation.put("algorithm", PublishedKey.ED25519);
-        attestation.put("key_version", key.version());
-        attestation.put("timestamp", timestamp);
-        attestation.put("signature", Base64.getEncoder().encodeToString(signature));
+        attest(context, timestamp, message -> message.value(response)).putInto(response);
         return response;
+    }
+
+    /**
+     * Signs a response that is never a tree: {@code canonicalResponse} writes its RFC 8785 form (without
+     * an attestation) into the signed message, and the attestation to add to it is returned.
+     */
+    public Attestation attest(
+            AttestationContext context, String timestamp, Consumer<CanonicalWriter> canonicalResponse) {
+        SigningKey key = keys.signingKey();
+        byte[] signature =
+                key.signer().sign(AttestationMessage.of(context, key.version(), timestamp, canonicalResponse));
+        return new Attestation(key.version(), timestamp, Base64.getEncoder().encodeToString(signature));
     }
 }

@@ -59,6 +59,19 @@ public final class CanonicalWriter {
         return new CanonicalWriter(4096, false).value(node).toByteArray();
     }
 
+    /**
+     * A writer for compact JSON in the order values are written, for a document laid out by hand (a
+     * receipt): numbers other than integers as Jackson prints them, as {@link #compactInTreeOrder}.
+     */
+    public static CanonicalWriter compact(int initialCapacity) {
+        return new CanonicalWriter(initialCapacity, false);
+    }
+
+    /** Whether this writer sorts object keys (RFC 8785) or keeps the order it is given. */
+    public boolean sortsKeys() {
+        return canonicalOrder;
+    }
+
     /** Bytes written so far; a position to hash from or to. */
     public int size() {
         return size;

@@ -1,22 +1,17 @@
 package dev.proofline.engine;
 
-import dev.proofline.attestor.StrictJson;
 import dev.proofline.contract.ReceiptTimes;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Lays out the receipt body of {@code docs/receipt.md}, full or compact, keys in the documented order.
- * Lists are capped; each carries {@code <name>_total} and {@code <name>_omitted}.
+ * Gathers what the receipt of {@code docs/receipt.md} says from a request's checks: the verdict, the
+ * blocking checks, the lists and how many of each are kept (lists are capped; each carries
+ * {@code <name>_total} and {@code <name>_omitted}), and the ratios. {@link ReceiptLayout} writes it.
  */
 public final class ReceiptAssembler {
 
@@ -41,7 +36,10 @@ public final class ReceiptAssembler {
      */
     public static final int LARGEST_RECEIPT_BYTES = (int) (4 * LIST_BYTES) + 64 * 1024;
 
-    ObjectNode assemble(
+    /** The last key version's {@code verify} object, written once; a new key version writes it anew. */
+    private volatile VerifyBlock.Written verify;
+
+    UnsignedReceipt assemble(
             VerificationRequest request,
             UUID verificationId,
             String verifiedAt,
@@ -53,72 +51,51 @@ public final class ReceiptAssembler {
         List<Finding> integrityFindings = integrity.findings();
         Set<String> blocking = new LinkedHashSet<>();
         schemaFindings.forEach(f -> blocking.add(f.check()));
-        integrityFindings.stream().filter(Finding::blocking).forEach(f -> blocking.add(f.check()));
-        boolean pass = blocking.isEmpty();
-        String result = pass ? "pass" : "fail";
-
-        ObjectNode receipt = StrictJson.NODES.objectNode();
-        ObjectNode summary = receipt.putObject("summary");
-        summary.put("result", result);
-        ArrayNode blockingChecks = summary.putArray("blocking_checks");
-        blocking.forEach(blockingChecks::add);
-        nextActions(receipt.putArray("next_actions"), pass);
-        receipt.put("result", result);
-        receipt.put("verification_id", verificationId.toString());
-        receipt.put("task_id", request.taskId());
-        receipt.put("agent_id", request.agentId());
-        receipt.put("output_hash", request.hashes().outputHash());
-        receipt.put("schema_hash", request.hashes().schemaHash());
-        receipt.put("rules_hash", request.hashes().rulesHash());
-        boolean full = request.detail() == Detail.FULL;
-        if (full) {
-            receipt.put("request_hash", request.hashes().requestHash());
+        List<Finding> errors = new ArrayList<>(schemaFindings);
+        for (Finding finding : integrityFindings) {
+            if (finding.blocking()) {
+                blocking.add(finding.check());
+                errors.add(finding);
+            }
         }
-        receipt.put("verified_at", verifiedAt);
-        receipt.put("verifier_version", EngineSettings.VERIFIER_VERSION);
-        receipt.put("enforce_rules", request.enforceRules());
-        receipt.put("strict_content_check", request.strictContentCheck());
-        if (full) {
-            List<Finding> errors = new java.util.ArrayList<>(schemaFindings);
-            integrityFindings.stream().filter(Finding::blocking).forEach(errors::add);
-            List<Finding> all = new java.util.ArrayList<>(schemaFindings);
-            all.addAll(integrityFindings);
-            capped(receipt, "errors", errors, f -> StrictJson.NODES.stringNode(f.message()));
-            capped(receipt, "errors_detail", errors, ReceiptAssembler::errorDetail);
-            capped(receipt, "flags", integrityFindings, ReceiptAssembler::flag);
-            capped(receipt, "hints", all, ReceiptAssembler::hint);
-            ratio(receipt.putObject("schema_compliance"), schema.passed(), schema.total());
-            ratio(receipt.putObject("integrity_checks"), integrity.passed(), integrity.total());
-            ratio(
-                    receipt.putObject("overall"),
-                    schema.passed() + integrity.passed(),
-                    schema.total() + integrity.total());
-        }
-        if (!scoring.counted()) {
-            receipt.putObject("scoring").put("counted", false).put("reason", scoring.reason());
-        }
-        receipt.set("verify", VerifyBlock.of(settings, keyVersion));
-        return receipt;
+        List<Finding> all = new ArrayList<>(schemaFindings);
+        all.addAll(integrityFindings);
+        return new UnsignedReceipt(
+                blocking.isEmpty(),
+                List.copyOf(blocking),
+                verificationId.toString(),
+                request.taskId(),
+                request.agentId(),
+                request.hashes(),
+                request.detail() == Detail.FULL,
+                verifiedAt,
+                request.enforceRules(),
+                request.strictContentCheck(),
+                errors,
+                kept(errors),
+                integrityFindings,
+                kept(integrityFindings),
+                all,
+                kept(all),
+                new UnsignedReceipt.Ratio(schema.passed(), schema.total()),
+                new UnsignedReceipt.Ratio(integrity.passed(), integrity.total()),
+                new UnsignedReceipt.Ratio(schema.passed() + integrity.passed(), schema.total() + integrity.total()),
+                scoring,
+                verifyBlock(keyVersion));
     }
 
-    private static void nextActions(ArrayNode actions, boolean pass) {
-        if (pass) {
-            actions.addObject().put("action", "attach_receipt").put("for", "seller");
-            actions.addObject().put("action", "proceed_to_payment").put("for", "buyer");
-        } else {
-            actions.addObject().put("action", "repair_and_reverify").put("using", "hints");
-            actions.addObject().put("action", "withhold_payment").put("for", "buyer");
+    private VerifyBlock.Written verifyBlock(String keyVersion) {
+        VerifyBlock.Written written = verify;
+        if (written == null || !written.keyVersion().equals(keyVersion)) {
+            written = VerifyBlock.Written.of(settings, keyVersion);
+            verify = written;
         }
+        return written;
     }
 
-    private void capped(ObjectNode receipt, String name, List<Finding> findings, Function<Finding, JsonNode> render) {
-        ArrayNode list = receipt.putArray(name);
-        int kept = fitting(findings, Math.min(findings.size(), settings.listCap()));
-        for (int i = 0; i < kept; i++) {
-            list.add(render.apply(findings.get(i)));
-        }
-        receipt.put(name + "_total", findings.size());
-        receipt.put(name + "_omitted", findings.size() - kept);
+    /** How many entries of a list the receipt keeps: at most the cap, and what fits in {@link #LIST_BYTES}. */
+    private int kept(List<Finding> findings) {
+        return fitting(findings, Math.min(findings.size(), settings.listCap()));
     }
 
     /**
@@ -143,46 +120,5 @@ public final class ReceiptAssembler {
             }
         }
         return most;
-    }
-
-    private static JsonNode errorDetail(Finding f) {
-        return StrictJson.NODES
-                .objectNode()
-                .put("check", f.check())
-                .put("path", f.path())
-                .put("expected", f.expected())
-                .put("found", f.found())
-                .put("message", f.message());
-    }
-
-    private static JsonNode flag(Finding f) {
-        return StrictJson.NODES
-                .objectNode()
-                .put("check", f.check())
-                .put("field", f.field())
-                .put("severity", f.blocking() ? "error" : "warning")
-                .put("detail", f.detail());
-    }
-
-    private static JsonNode hint(Finding f) {
-        return StrictJson.NODES
-                .objectNode()
-                .put("source", f.source().wireName())
-                .put("check", f.check())
-                .put("path", f.path())
-                .put("expected", f.expected())
-                .put("found", f.found());
-    }
-
-    /** {ratio, passed, total}; the ratio is rounded to 6 decimals, and 1.0 when nothing was checked. */
-    private static void ratio(ObjectNode node, int passed, int total) {
-        double ratio = total == 0
-                ? 1.0
-                : BigDecimal.valueOf(passed)
-                        .divide(BigDecimal.valueOf(total), 6, RoundingMode.HALF_EVEN)
-                        .doubleValue();
-        node.put("ratio", ratio);
-        node.put("passed", passed);
-        node.put("total", total);
     }
 }

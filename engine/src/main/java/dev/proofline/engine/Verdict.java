@@ -1,7 +1,6 @@
 package dev.proofline.engine;
 
 import dev.proofline.contract.ErrorDocument;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the engine makes of one request's bytes, whatever they are: a signed receipt, or the error
@@ -10,7 +9,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public sealed interface Verdict {
     /** A valid request, checked and signed ({@code result} pass or fail). */
-    record Signed(ObjectNode receipt) implements Verdict {}
+    record Signed(SignedReceipt receipt) implements Verdict {}
 
     /**
      * No receipt: the request is invalid, too large, over the work budget, or the verifier failed on

@@ -1,13 +1,14 @@
 package dev.proofline.engine;
 
+import dev.proofline.attestor.Attestation;
 import dev.proofline.attestor.AttestationContext;
 import dev.proofline.attestor.Attestor;
+import dev.proofline.attestor.CanonicalWriter;
 import dev.proofline.contract.ErrorDocument;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Proofline's verification engine: a valid request in, a signed receipt out. It is pure: the
@@ -78,16 +79,17 @@ public final class VerificationEngine {
      * Runs every check and signs the receipt; throws {@link VerificationBudgetExceeded} for a request
      * whose checks would take more steps than the budget.
      */
-    public ObjectNode verify(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
+    public SignedReceipt verify(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
         return sign(evaluate(request, verificationId, verifiedAt));
     }
 
-    /** Runs every check and lays out the unsigned receipt body. */
-    public ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
+    /** Runs every check and gathers what the receipt will say, unsigned. */
+    public UnsignedReceipt evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt) {
         return evaluate(request, verificationId, verifiedAt, Scoring.COUNTED);
     }
 
-    private ObjectNode evaluate(VerificationRequest request, UUID verificationId, Instant verifiedAt, Scoring scoring) {
+    private UnsignedReceipt evaluate(
+            VerificationRequest request, UUID verificationId, Instant verifiedAt, Scoring scoring) {
         WorkBudget budget = new WorkBudget(budgetSteps);
         SchemaChecks.Outcome schema =
                 SchemaChecks.run(request.schema(), request.submittedOutput(), budget, request.strictContentCheck());
@@ -109,9 +111,23 @@ public final class VerificationEngine {
                 scoring);
     }
 
-    /** Signs a receipt body with the verification context; the timestamp is its {@code verified_at}. */
-    public ObjectNode sign(ObjectNode receipt) {
-        return attestor.attest(
-                receipt, AttestationContext.VERIFY, receipt.get("verified_at").asString());
+    /**
+     * Signs a receipt with the verification context, its timestamp the receipt's {@code verified_at}:
+     * the RFC 8785 form is written into the signed message, then the published form with the
+     * attestation. Neither is a tree.
+     */
+    public SignedReceipt sign(UnsignedReceipt receipt) {
+        Attestation attestation = attestor.attest(
+                AttestationContext.VERIFY,
+                receipt.verifiedAt(),
+                message -> ReceiptLayout.write(message, receipt, null));
+        byte[] published = ReceiptLayout.write(CanonicalWriter.compact(4096), receipt, attestation)
+                .toByteArray();
+        return new SignedReceipt(receipt, attestation, published);
+    }
+
+    /** The receipt's RFC 8785 form, what its signature covers inside the signed message. */
+    public static byte[] canonical(UnsignedReceipt receipt) {
+        return ReceiptLayout.write(new CanonicalWriter(4096), receipt, null).toByteArray();
     }
 }

@@ -1,5 +1,6 @@
 package dev.proofline.engine;
 
+import dev.proofline.attestor.CanonicalWriter;
 import dev.proofline.attestor.StrictJson;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -16,5 +17,20 @@ public final class VerifyBlock {
         verify.put("service", settings.serviceName());
         verify.put("mcp", settings.publicBaseUrl() + "/mcp");
         return verify;
+    }
+
+    /** The object for one key version, written once in each of a receipt's two orders. */
+    public record Written(String keyVersion, CanonicalWriter canonical, CanonicalWriter published) {
+        static Written of(EngineSettings settings, String keyVersion) {
+            ObjectNode verify = VerifyBlock.of(settings, keyVersion);
+            return new Written(
+                    keyVersion,
+                    new CanonicalWriter(256).value(verify),
+                    CanonicalWriter.compact(256).value(verify));
+        }
+
+        void writeTo(CanonicalWriter out) {
+            out.canonical(out.sortsKeys() ? canonical : published);
+        }
     }
 }

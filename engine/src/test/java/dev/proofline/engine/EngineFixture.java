@@ -41,7 +41,7 @@ final class EngineFixture {
             throw new AssertionError(
                     "request unexpectedly invalid: " + invalid.error().toJson());
         }
-        return engine.verify(((ParseOutcome.Valid) outcome).request(), ID, AT);
+        return engine.verify(((ParseOutcome.Valid) outcome).request(), ID, AT).tree();
     }
 
     ObjectNode verify(String json) {

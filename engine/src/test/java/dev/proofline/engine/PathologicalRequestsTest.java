@@ -198,10 +198,7 @@ class PathologicalRequestsTest {
         VerificationRequest lenient = ((ParseOutcome.Valid) small.parse(request(schema, output, ""))).request();
         assertEquals(
                 "pass",
-                small.engine
-                        .verify(lenient, EngineFixture.ID, EngineFixture.AT)
-                        .get("result")
-                        .asString());
+                small.engine.verify(lenient, EngineFixture.ID, EngineFixture.AT).result());
         VerificationRequest strict =
                 ((ParseOutcome.Valid) small.parse(request(schema, output, "\"strict_content_check\":true"))).request();
         assertThrows(

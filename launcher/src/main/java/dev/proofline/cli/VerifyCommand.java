@@ -26,7 +26,7 @@ final class VerifyCommand implements Command {
             err.println(StrictJson.pretty(refused.error().toJson()));
             return 2;
         }
-        out.println(StrictJson.pretty(((Verdict.Signed) verdict).receipt()));
+        out.println(StrictJson.pretty(((Verdict.Signed) verdict).receipt().tree()));
         return 0;
     }
 }

@@ -26,7 +26,11 @@ class InvoiceRequestsTest {
     private ObjectNode verify(String json) {
         ParseOutcome outcome = engine.parser().parse(json.getBytes(StandardCharsets.UTF_8));
         return engine.verify(
-                assertInstanceOf(ParseOutcome.Valid.class, outcome, json).request(), UUID.randomUUID(), Instant.now());
+                        assertInstanceOf(ParseOutcome.Valid.class, outcome, json)
+                                .request(),
+                        UUID.randomUUID(),
+                        Instant.now())
+                .tree();
     }
 
     @Test

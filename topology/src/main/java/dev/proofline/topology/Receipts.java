@@ -1,12 +1,8 @@
 package dev.proofline.topology;
 
-import dev.proofline.attestor.CanonicalWriter;
-import dev.proofline.contract.ReceiptFields;
 import dev.proofline.engine.ReceiptAssembler;
+import dev.proofline.engine.SignedReceipt;
 import dev.proofline.schemas.avro.Receipt;
-import java.nio.charset.StandardCharsets;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /** A signed receipt as a topic record: routing fields beside the exact signed JSON. */
 public final class Receipts {
@@ -23,7 +19,7 @@ public final class Receipts {
 
     private Receipts() {}
 
-    public static Receipt toRecord(ObjectNode signed, String correlationId) {
+    public static Receipt toRecord(SignedReceipt signed, String correlationId) {
         return toRecord(signed, correlationId, null);
     }
 
@@ -31,33 +27,26 @@ public final class Receipts {
      * @param submitter who submitted the request ({@code docs/access.md}), kept beside the receipt so
      *                  only they (and operators) can read it back; null when unknown
      */
-    public static Receipt toRecord(ObjectNode signed, String correlationId, String submitter) {
+    public static Receipt toRecord(SignedReceipt signed, String correlationId, String submitter) {
         return Receipt.newBuilder()
-                .setVerificationId(text(signed, ReceiptFields.VERIFICATION_ID))
-                .setTaskId(text(signed, ReceiptFields.TASK_ID))
-                .setAgentId(text(signed, ReceiptFields.AGENT_ID))
-                .setResult(text(signed, ReceiptFields.RESULT))
-                .setVerifiedAt(text(signed, ReceiptFields.VERIFIED_AT))
-                .setKeyVersion(signed.get(ReceiptFields.ATTESTATION)
-                        .get(ReceiptFields.KEY_VERSION)
-                        .asString())
-                .setOutputHash(text(signed, ReceiptFields.OUTPUT_HASH))
-                .setSchemaHash(text(signed, ReceiptFields.SCHEMA_HASH))
-                .setRulesHash(text(signed, ReceiptFields.RULES_HASH))
+                .setVerificationId(signed.verificationId())
+                .setTaskId(signed.taskId())
+                .setAgentId(signed.agentId())
+                .setResult(signed.result())
+                .setVerifiedAt(signed.verifiedAt())
+                .setKeyVersion(signed.keyVersion())
+                .setOutputHash(signed.outputHash())
+                .setSchemaHash(signed.schemaHash())
+                .setRulesHash(signed.rulesHash())
                 .setCorrelationId(correlationId)
-                .setSignedJson(new String(CanonicalWriter.compactInTreeOrder(signed), StandardCharsets.UTF_8))
+                .setSignedJson(signed.json())
                 .setSubmittedBy(submitter)
-                .setCounted(signed.path("scoring").path("counted").asBoolean(true))
+                .setCounted(signed.counted())
                 .build();
     }
 
     /** The record key: the agent id, or the task id for a receipt without one, so an agent's receipts stay in order. */
     public static String key(Receipt receipt) {
         return receipt.getAgentId() != null ? receipt.getAgentId() : receipt.getTaskId();
-    }
-
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asString();
     }
 }
