@@ -4,8 +4,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The {@code attestation} object of a signed answer ({@code docs/signing.md}): who signed, when, and
- * the Base64 signature over the canonical message. Its layout is written here once, for trees and
- * for bytes alike.
+ * the Base64 signature over the canonical message. Its layout lives in this one record, for trees
+ * and for bytes alike.
  */
 public record Attestation(String keyVersion, String timestamp, String signature) {
 

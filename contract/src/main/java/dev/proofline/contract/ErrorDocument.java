@@ -326,6 +326,6 @@ public record ErrorDocument(
 
     /** Field names may carry a caller's keys: no entry is allowed to make the document large. */
     private static String cut(String text) {
-        return text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 3) + "...";
+        return ShortText.atMost(text, MAX_TEXT);
     }
 }

@@ -1,6 +1,7 @@
 package dev.proofline.engine;
 
 import dev.proofline.attestor.EcmaScriptNumbers;
+import dev.proofline.contract.ShortText;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import tools.jackson.databind.JsonNode;
@@ -106,6 +107,6 @@ final class DisplayValues {
     }
 
     static String cut(String text) {
-        return text.length() <= MAX_LENGTH ? text : text.substring(0, MAX_LENGTH - 3) + "...";
+        return ShortText.atMost(text, MAX_LENGTH);
     }
 }

@@ -18,9 +18,10 @@ import java.util.stream.IntStream;
  * RFC 8785's order, which is what is signed (into a canonical one). The layout is declared once
  * here, in documented order, and the canonical order is derived from it by sorting the keys.
  *
- * <p>Why not a tree: a receipt was built as a Jackson tree and walked twice, sorted to be signed and
- * in tree order to be published; building and walking it cost more than a third of the engine's
- * Java time per receipt. Its shape is fixed, so each key's place in either order is known before any
+ * <p>Why not a tree: a receipt was built as a Jackson tree and walked twice, sorted into the signed
+ * message by the engine and in tree order for the published record by the topology. In a profile of
+ * the engine, building it took 13% of the Java samples and the signed form 26%, and the published
+ * walk came on top. Its shape is fixed, so each key's place in either order is known before any
  * receipt exists.
  */
 final class ReceiptLayout {
@@ -117,8 +118,9 @@ final class ReceiptLayout {
         return receipt.full() || !FULL_ONLY.contains(member);
     }
 
-    private static void value(CanonicalWriter out, UnsignedReceipt r, Member member) {
-        switch (member) {
+    /** A switch expression, so that a member added without its value does not compile. */
+    private static CanonicalWriter value(CanonicalWriter out, UnsignedReceipt r, Member member) {
+        return switch (member) {
             case SUMMARY -> summary(out, r);
             case NEXT_ACTIONS -> nextActions(out, r.pass());
             case RESULT -> out.string(r.result());
@@ -149,10 +151,10 @@ final class ReceiptLayout {
             case OVERALL -> ratio(out, r.overall());
             case SCORING -> scoring(out, r.scoring());
             case VERIFY -> r.verify().writeTo(out);
-        }
+        };
     }
 
-    private static void summary(CanonicalWriter out, UnsignedReceipt r) {
+    private static CanonicalWriter summary(CanonicalWriter out, UnsignedReceipt r) {
         for (int i : SUMMARY.order(out)) {
             SUMMARY.key(out, i);
             if (i == 0) {
@@ -166,10 +168,10 @@ final class ReceiptLayout {
                 out.ascii("]");
             }
         }
-        out.ascii("}");
+        return out.ascii("}");
     }
 
-    private static void nextActions(CanonicalWriter out, boolean pass) {
+    private static CanonicalWriter nextActions(CanonicalWriter out, boolean pass) {
         out.ascii("[");
         if (pass) {
             FOR_WHOM.strings(out, "attach_receipt", "seller");
@@ -178,17 +180,17 @@ final class ReceiptLayout {
             USING.strings(out, "repair_and_reverify", "hints");
             FOR_WHOM.strings(out.ascii(","), "withhold_payment", "buyer");
         }
-        out.ascii("]");
+        return out.ascii("]");
     }
 
     /** The first {@code kept} findings, each written by {@code entry}. */
-    private static void list(
+    private static CanonicalWriter list(
             CanonicalWriter out, List<Finding> findings, int kept, BiConsumer<CanonicalWriter, Finding> entry) {
         out.ascii("[");
         for (int i = 0; i < kept; i++) {
             entry.accept(i == 0 ? out : out.ascii(","), findings.get(i));
         }
-        out.ascii("]");
+        return out.ascii("]");
     }
 
     private static void errorDetail(CanonicalWriter out, Finding f) {
@@ -203,7 +205,7 @@ final class ReceiptLayout {
         HINT.strings(out, f.source().wireName(), f.check(), f.path(), f.expected(), f.found());
     }
 
-    private static void ratio(CanonicalWriter out, UnsignedReceipt.Ratio ratio) {
+    private static CanonicalWriter ratio(CanonicalWriter out, UnsignedReceipt.Ratio ratio) {
         for (int i : RATIO.order(out)) {
             RATIO.key(out, i);
             switch (i) {
@@ -213,10 +215,10 @@ final class ReceiptLayout {
                 default -> integer(out, ratio.total());
             }
         }
-        out.ascii("}");
+        return out.ascii("}");
     }
 
-    private static void scoring(CanonicalWriter out, Scoring scoring) {
+    private static CanonicalWriter scoring(CanonicalWriter out, Scoring scoring) {
         for (int i : SCORING.order(out)) {
             SCORING.key(out, i);
             if (i == 0) {
@@ -225,24 +227,20 @@ final class ReceiptLayout {
                 text(out, scoring.reason());
             }
         }
-        out.ascii("}");
+        return out.ascii("}");
     }
 
     /** A string, or {@code null}. */
-    private static void text(CanonicalWriter out, String value) {
-        if (value == null) {
-            out.ascii("null");
-        } else {
-            out.string(value);
-        }
+    private static CanonicalWriter text(CanonicalWriter out, String value) {
+        return value == null ? out.ascii("null") : out.string(value);
     }
 
-    private static void bool(CanonicalWriter out, boolean value) {
-        out.ascii(value ? "true" : "false");
+    private static CanonicalWriter bool(CanonicalWriter out, boolean value) {
+        return out.ascii(value ? "true" : "false");
     }
 
-    private static void integer(CanonicalWriter out, int value) {
-        out.ascii(Integer.toString(value));
+    private static CanonicalWriter integer(CanonicalWriter out, int value) {
+        return out.ascii(Integer.toString(value));
     }
 
     /** A nested object's keys in documented order, and the order RFC 8785 sorts them in. */

@@ -7,6 +7,7 @@ import dev.proofline.contract.AgentIds;
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
 import dev.proofline.contract.RequestFields;
+import dev.proofline.contract.ShortText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -411,7 +412,7 @@ public final class RequestParser {
     }
 
     private static String shortName(String name) {
-        return name.length() <= MAX_NAME_IN_MESSAGE ? name : name.substring(0, MAX_NAME_IN_MESSAGE) + "...";
+        return name.length() <= MAX_NAME_IN_MESSAGE ? name : ShortText.prefix(name, MAX_NAME_IN_MESSAGE) + "...";
     }
 
     private static List<String> sorted(Set<String> names) {

@@ -2,6 +2,7 @@ package dev.proofline.engine;
 
 import dev.proofline.contract.ErrorDocument;
 import dev.proofline.contract.FieldProblem;
+import dev.proofline.contract.ShortText;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -332,7 +333,7 @@ final class SchemaReferences {
             return location;
         }
         String longer = location + step;
-        return longer.length() <= MAX_LOCATION ? longer : longer.substring(0, MAX_LOCATION - 3) + "...";
+        return ShortText.atMost(longer, MAX_LOCATION);
     }
 
     /** The base URI of a subschema: its own {@code $id} resolved against its parent's base. */

@@ -3,6 +3,7 @@ package dev.proofline.engine;
 import dev.proofline.attestor.Attestation;
 import dev.proofline.attestor.StrictJson;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -66,6 +67,16 @@ public final class SignedReceipt {
 
     public String rulesHash() {
         return body.hashes().rulesHash();
+    }
+
+    /** The request's hash; null in a compact receipt, which does not carry it. */
+    public String requestHash() {
+        return body.full() ? body.hashes().requestHash() : null;
+    }
+
+    /** The checks that failed it ({@code summary.blocking_checks}), in the receipt's order. */
+    public List<String> blockingChecks() {
+        return body.blockingChecks();
     }
 
     /** Whether it counts toward its agent's score ({@code scoring.counted}, true when absent). */

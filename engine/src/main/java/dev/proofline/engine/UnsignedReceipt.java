@@ -38,6 +38,22 @@ public record UnsignedReceipt(
         Scoring scoring,
         VerifyBlock.Written verify) {
 
+    public UnsignedReceipt {
+        // The lists are the checks' own; a receipt keeps what they held when it was gathered.
+        blockingChecks = List.copyOf(blockingChecks);
+        errors = List.copyOf(errors);
+        flags = List.copyOf(flags);
+        hints = List.copyOf(hints);
+        if (errorsKept < 0
+                || errorsKept > errors.size()
+                || flagsKept < 0
+                || flagsKept > flags.size()
+                || hintsKept < 0
+                || hintsKept > hints.size()) {
+            throw new IllegalArgumentException("a list cannot keep more entries than it has");
+        }
+    }
+
     String result() {
         return pass ? "pass" : "fail";
     }

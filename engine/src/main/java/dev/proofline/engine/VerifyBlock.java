@@ -19,8 +19,21 @@ public final class VerifyBlock {
         return verify;
     }
 
-    /** The object for one key version, written once in each of a receipt's two orders. */
-    public record Written(String keyVersion, CanonicalWriter canonical, CanonicalWriter published) {
+    /**
+     * The object for one key version, written once in each of a receipt's two orders. Its bytes are
+     * shared by every receipt of every stream thread, so they never leave this class.
+     */
+    public static final class Written {
+        private final String keyVersion;
+        private final CanonicalWriter canonical;
+        private final CanonicalWriter published;
+
+        private Written(String keyVersion, CanonicalWriter canonical, CanonicalWriter published) {
+            this.keyVersion = keyVersion;
+            this.canonical = canonical;
+            this.published = published;
+        }
+
         static Written of(EngineSettings settings, String keyVersion) {
             ObjectNode verify = VerifyBlock.of(settings, keyVersion);
             return new Written(
@@ -29,8 +42,13 @@ public final class VerifyBlock {
                     CanonicalWriter.compact(256).value(verify));
         }
 
-        void writeTo(CanonicalWriter out) {
-            out.canonical(out.sortsKeys() ? canonical : published);
+        String keyVersion() {
+            return keyVersion;
+        }
+
+        /** Appends the object in the order {@code out} writes (the writers here are only read). */
+        CanonicalWriter writeTo(CanonicalWriter out) {
+            return out.canonical(out.sortsKeys() ? canonical : published);
         }
     }
 }

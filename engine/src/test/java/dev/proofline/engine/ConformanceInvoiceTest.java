@@ -56,6 +56,35 @@ class ConformanceInvoiceTest {
                 ours.get("next_actions").get(1).get("action").asString());
     }
 
+    /**
+     * Key order inside every object too (the summary, each list entry, the ratios): the published
+     * receipt is written by hand in documented order, and a tree's equality ignores order.
+     */
+    @Test
+    void everyObjectKeepsTheReferenceKeyOrder() {
+        assertSameKeyOrder(
+                Conformance.json("receipts/invoice-draft.full.json"),
+                fixture.verify(Conformance.json("requests/invoice-draft.json")),
+                "$");
+        assertSameKeyOrder(
+                Conformance.json("receipts/invoice-final.compact.json"),
+                fixture.verify(Conformance.json("requests/invoice-final.json")),
+                "$");
+    }
+
+    private static void assertSameKeyOrder(JsonNode theirs, JsonNode ours, String at) {
+        if (theirs.isObject() && ours.isObject()) {
+            assertEquals(List.copyOf(theirs.propertyNames()), List.copyOf(ours.propertyNames()), at);
+            for (String key : theirs.propertyNames()) {
+                assertSameKeyOrder(theirs.get(key), ours.get(key), at + "." + key);
+            }
+        } else if (theirs.isArray() && ours.isArray()) {
+            for (int i = 0; i < Math.min(theirs.size(), ours.size()); i++) {
+                assertSameKeyOrder(theirs.get(i), ours.get(i), at + "[" + i + "]");
+            }
+        }
+    }
+
     @Test
     void finalInvoicePassesInTheCompactShape() {
         ObjectNode ours = fixture.verify(Conformance.json("requests/invoice-final.json"));

@@ -313,4 +313,26 @@ class PathologicalRequestsTest {
                 ""));
         assertEquals("pass", receipt.get("result").asString());
     }
+
+    /**
+     * A long value is cut for display; a cut through an emoji left half of it, which has no UTF-8
+     * form, and the whole valid request was refused as {@code verification_failed}.
+     */
+    @Test
+    void aValueCutForDisplayKeepsItsEmojiWhole() {
+        String emoji = "\\ud83d\\ude00";
+        ObjectNode receipt = fixture.verify(
+                request("{\"type\":\"string\",\"maxLength\":1}", "\"" + "a".repeat(75) + emoji + "bbbb\"", ""));
+        assertEquals("fail", receipt.get("result").asString());
+        String found = receipt.get("errors_detail").get(0).get("found").asString();
+        assertEquals("'" + "a".repeat(75) + "...", found);
+    }
+
+    @Test
+    void anUnknownFieldNameCutInAnErrorKeepsItsEmojiWhole() {
+        ObjectNode error = fixture.invalid("{\"task_id\":\"t\",\"expected_schema\":{},\"submitted_output\":1,\""
+                + "k".repeat(63) + "\\ud83d\\ude00\":1}");
+        // Every text of the error document has a UTF-8 form: it can be canonicalized and sent.
+        dev.proofline.attestor.CanonicalJson.toCanonicalBytes(error);
+    }
 }

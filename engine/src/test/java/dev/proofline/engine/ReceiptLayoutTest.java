@@ -82,6 +82,10 @@ class ReceiptLayoutTest {
             UnsignedReceipt body = engine.evaluate(valid.request(), EngineFixture.ID, EngineFixture.AT);
             if (published.has("scoring")) {
                 assertFalse(signed.counted());
+                // docs/access.md shows it so; no reference receipt carries one.
+                assertEquals(
+                        List.of("counted", "reason"),
+                        List.copyOf(published.get("scoring").propertyNames()));
             } else {
                 assertArrayEquals(CanonicalJson.toCanonicalBytes(unsigned), VerificationEngine.canonical(body));
             }

@@ -2,6 +2,7 @@ package dev.proofline.replay;
 
 import dev.proofline.attestor.RequestHashes;
 import dev.proofline.contract.ReceiptFields;
+import dev.proofline.engine.SignedReceipt;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,24 @@ record Outcome(String result, List<String> blocking, Map<String, String> hashes,
         hashes = java.util.Collections.unmodifiableMap(ordered);
     }
 
+    /** A receipt this replay signed: read from its values, not parsed back from its bytes. */
+    static Outcome ofReceipt(SignedReceipt receipt) {
+        Map<String, String> hashes = new LinkedHashMap<>();
+        hashes.put("output_hash", receipt.outputHash());
+        hashes.put("schema_hash", receipt.schemaHash());
+        hashes.put("rules_hash", receipt.rulesHash());
+        if (receipt.requestHash() != null) {
+            hashes.put("request_hash", receipt.requestHash());
+        }
+        return new Outcome(
+                receipt.result(),
+                List.copyOf(new TreeSet<>(receipt.blockingChecks())),
+                hashes,
+                receipt.counted(),
+                null);
+    }
+
+    /** An original receipt, read from the receipts topic. */
     static Outcome ofReceipt(JsonNode receipt) {
         TreeSet<String> blocking = new TreeSet<>();
         receipt.path("summary").path("blocking_checks").forEach(check -> blocking.add(check.asString()));

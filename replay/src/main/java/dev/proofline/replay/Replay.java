@@ -166,7 +166,7 @@ public final class Replay {
                     ? engine.process(candidate.apply(object), id, at)
                     : engine.process(value, id, at);
             outcome = verdict instanceof Verdict.Signed signed
-                    ? Outcome.ofReceipt(signed.receipt().tree())
+                    ? Outcome.ofReceipt(signed.receipt())
                     : Outcome.ofDeadLetter(
                             ((Verdict.Refused) verdict).error().code().code());
         }
