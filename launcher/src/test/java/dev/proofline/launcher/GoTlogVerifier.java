@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
  * in GOPATH mode (PLATFORM-NOTES).
  */
 final class GoTlogVerifier {
-    private static final Path GO = Path.of("/usr/bin/go");
+    static final Path GO = Path.of("/usr/bin/go");
+    /** Go, and the module whose sumdb code checks the log. */
+    static final String[] PACKAGES = {"golang-go", "golang-golang-x-mod-dev"};
+
     private static final Path GOPATH = Path.of("/usr/share/gocode");
 
     /** What one run printed, and its exit code. */
@@ -29,7 +32,7 @@ final class GoTlogVerifier {
 
     /** Builds the verifier in {@code dir}; empty when Go or its sumdb packages cannot be installed. */
     static Optional<GoTlogVerifier> build(Path dir) throws Exception {
-        if (!DebianPackages.ensure(GO, "golang-go", "golang-golang-x-mod-dev")
+        if (!DebianPackages.ensure(GO, PACKAGES)
                 || !DebianPackages.ensure(
                         GOPATH.resolve("src/golang.org/x/mod/sumdb/tlog"), "golang-golang-x-mod-dev")) {
             return Optional.empty();
