@@ -27,7 +27,9 @@ final class DebianPackages {
 
     /** Whether {@code file} exists, installing the packages first if it does not (or waiting for a prefetch). */
     static boolean ensure(Path file, String... packages) throws Exception {
-        if (Files.exists(file)) {
+        // An install under way may have unpacked the file before the rest of its package: wait for it.
+        CompletableFuture<Boolean> underWay = INSTALLS.get(file);
+        if (underWay == null && Files.exists(file)) {
             return true;
         }
         return install(file, packages).get(20, TimeUnit.MINUTES);
@@ -48,6 +50,16 @@ final class DebianPackages {
     }
 
     private static boolean installNow(Path file, String... packages) {
+        try {
+            // The other test JVM may be installing the same packages: its dpkg lock would make ours fail.
+            return ForkLock.holding("apt-get", () -> installUnlessPresent(file, packages));
+        } catch (Exception e) {
+            System.err.println("apt-get could not run: " + e);
+            return false;
+        }
+    }
+
+    private static boolean installUnlessPresent(Path file, String... packages) {
         if (Files.exists(file)) {
             return true;
         }

@@ -9,7 +9,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
 
-/** Node.js and npm packages for third-party checks, installed once per build under target/. */
+/**
+ * Node.js and npm packages for third-party checks, installed once per build under target/, each set
+ * of packages in a directory of its own: an install never rewrites node_modules under a script that
+ * another test JVM is running from it.
+ */
 final class NodeTools {
     private NodeTools() {}
 
@@ -17,10 +21,15 @@ final class NodeTools {
         return runs("node", "--version") && runs("npm", "--version");
     }
 
-    /** Installs the packages into launcher/target/node-tools (once) and returns that directory. */
+    /** Installs the packages into a directory under launcher/target/node-tools (once) and returns it. */
     static Path install(String... packages) throws Exception {
-        Path dir = Conformance.repoRoot().resolve("launcher/target/node-tools");
-        Files.createDirectories(dir);
+        String set = String.join("+", packages).replaceAll("[^A-Za-z0-9.+-]", "_");
+        Path dir = Files.createDirectories(
+                Conformance.repoRoot().resolve("launcher/target/node-tools").resolve(set));
+        return ForkLock.holding("node-tools", () -> installInto(dir, packages));
+    }
+
+    private static Path installInto(Path dir, String... packages) throws Exception {
         boolean present = true;
         for (String pkg : packages) {
             String name = pkg.substring(0, pkg.lastIndexOf('@'));

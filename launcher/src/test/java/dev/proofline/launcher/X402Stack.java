@@ -28,15 +28,8 @@ final class X402Stack implements AutoCloseable {
     final JsonNode chain;
     final String facilitatorUrl;
 
-    private X402Stack(Path dir, Path chainFile, JsonNode chain, String facilitatorUrl, List<Process> processes) {
-        this.dir = dir;
-        this.chainFile = chainFile;
-        this.chain = chain;
-        this.facilitatorUrl = facilitatorUrl;
-        this.running.addAll(processes);
-    }
-
-    static X402Stack start() throws Exception {
+    /** Copies the stack to target/x402 and installs it there with {@code npm ci} (once). */
+    private static Path install() throws Exception {
         Path source = Conformance.repoRoot().resolve("launcher/src/test/x402");
         Path dir = Conformance.repoRoot().resolve("launcher/target/x402");
         Files.createDirectories(dir);
@@ -61,6 +54,19 @@ final class X402Stack implements AutoCloseable {
                 throw new IllegalStateException("npm ci failed: " + out);
             }
         }
+        return dir;
+    }
+
+    private X402Stack(Path dir, Path chainFile, JsonNode chain, String facilitatorUrl, List<Process> processes) {
+        this.dir = dir;
+        this.chainFile = chainFile;
+        this.chain = chain;
+        this.facilitatorUrl = facilitatorUrl;
+        this.running.addAll(processes);
+    }
+
+    static X402Stack start() throws Exception {
+        Path dir = ForkLock.holding("x402", X402Stack::install);
         List<Process> processes = new ArrayList<>();
         try {
             int port = EmbeddedKafkaBroker.freePort("127.0.0.1");
