@@ -147,7 +147,7 @@ public final class StrictJson {
         } else if (original.contains("Trailing token")) {
             reason = "there is content after the JSON value";
         } else if (original.contains("Number value length")) {
-            reason = "a number is written with more than " + MAX_NUMBER_LENGTH + " characters";
+            reason = "a number is written with more than " + MAX_NUMBER_LENGTH + " digits";
         } else if (original.contains("surrogate")) {
             reason = "a string contains a lone surrogate, which has no UTF-8 encoding";
         } else {

@@ -60,13 +60,18 @@ class StrictJsonTest {
                 String message =
                         assertThrows(CanonicalJsonException.class, parse::get).getMessage();
                 String expected = document == longNumber
-                        ? "a number is written with more than 1000 characters"
+                        ? "a number is written with more than 1000 digits"
                         : "a string contains a lone surrogate, which has no UTF-8 encoding";
                 org.junit.jupiter.api.Assertions.assertTrue(message.endsWith(expected), message);
             }
         }
-        // 1,000 characters is still a number.
-        StrictJson.parse("[0." + "1".repeat(StrictJson.MAX_NUMBER_LENGTH - 2) + "]");
+        // 1,000 digits is still a number, whatever its sign, point and exponent add (Jackson's count).
+        String digits = "1".repeat(StrictJson.MAX_NUMBER_LENGTH - 3);
+        StrictJson.parse("[-0." + digits + "e-17]");
+        StrictJson.parse("[-" + "1".repeat(StrictJson.MAX_NUMBER_LENGTH) + "]");
+        assertThrows(
+                CanonicalJsonException.class,
+                () -> StrictJson.parse("[-" + "1".repeat(StrictJson.MAX_NUMBER_LENGTH + 1) + "]"));
     }
 
     @Test
