@@ -42,6 +42,7 @@ import tools.jackson.databind.node.ObjectNode;
  * timeout the broker aborted it, the thread was fenced, and the pass was verified again (and
  * again). Each request is verified once, and answered.
  */
+@RunsAlone // its slow requests are timed, and their number chosen from that time
 class SlowRecordsIT {
     /** Room for 20 s of slow requests, one per partition, down to 2 s each. */
     private static final int PARTITIONS = 11;
