@@ -58,6 +58,23 @@ public record TilePath(int level, long index, int width) {
                 .append((char) ('0' + n % 10));
     }
 
+    /**
+     * The smallest tree that has this tile at this width: a tile of level L holds hashes of 256^L
+     * entries each, so its last one ends at entry (N * 256 + W) * 256^L; an entry bundle is level
+     * 0's. {@link Long#MAX_VALUE} when that is past what a long counts: no log grows that far.
+     */
+    public long treeSizeNeeded() {
+        try {
+            long size = Math.addExact(Math.multiplyExact(index, (long) WIDTH), width);
+            for (int l = 0; l < level; l++) {
+                size = Math.multiplyExact(size, (long) WIDTH);
+            }
+            return size;
+        } catch (ArithmeticException pastALong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
     /** The key under which the tile is stored, whatever its width: {@code tile/<L>/<N>}. */
     public String storeKey() {
         return new TilePath(level, index, WIDTH).path();

@@ -97,6 +97,19 @@ class FormatsTest {
     }
 
     @Test
+    void aTileNamesTheSmallestTreeThatHasIt() {
+        assertEquals(1, new TilePath(0, 0, 1).treeSizeNeeded());
+        assertEquals(256, new TilePath(0, 0, 256).treeSizeNeeded());
+        assertEquals(3 * 256 + 5, new TilePath(TilePath.ENTRIES, 3, 5).treeSizeNeeded());
+        assertEquals(3 * 256 + 5, new TilePath(0, 3, 5).treeSizeNeeded());
+        // Level 1: each hash covers 256 entries, so two of them need 512.
+        assertEquals(512, new TilePath(1, 0, 2).treeSizeNeeded());
+        assertEquals((256L + 1) * 256 * 256, new TilePath(2, 1, 1).treeSizeNeeded());
+        assertEquals(Long.MAX_VALUE, new TilePath(63, 0, 1).treeSizeNeeded());
+        assertEquals(Long.MAX_VALUE, new TilePath(0, Long.MAX_VALUE, 256).treeSizeNeeded());
+    }
+
+    @Test
     void tilePathsFollowTheSpecification() {
         assertEquals("tile/0/x001/x234/067", new TilePath(0, 1234067, 256).path());
         assertEquals("tile/entries/005.p/7", new TilePath(TilePath.ENTRIES, 5, 7).path());

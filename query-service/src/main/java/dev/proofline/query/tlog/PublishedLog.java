@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -27,7 +29,18 @@ public final class PublishedLog {
     /** The entry has an index but no checkpoint covers it yet, or it has no index yet. */
     public record Pending() implements ProofAnswer {}
 
+    /**
+     * How long a tile past this instance's own checkpoint is waited for (see {@link #awaitTile}),
+     * checked every {@link #CATCH_UP_POLL_MILLIS}; and how many requests wait at once (more are
+     * answered at once, so asking for tiles of the future cannot hold many server threads).
+     */
+    public static final long CATCH_UP_MILLIS = 2_000;
+
+    static final long CATCH_UP_POLL_MILLIS = 20;
+    static final int CATCH_UP_WAITERS = 32;
+
     private final Function<String, byte[]> records;
+    private final Semaphore waiters = new Semaphore(CATCH_UP_WAITERS);
 
     /** @param records a record of the log topic by key, or null (may throw when the store is not ready) */
     public PublishedLog(Function<String, byte[]> records) {
@@ -60,6 +73,46 @@ public final class PublishedLog {
         return at > stored.length ? Optional.empty() : Optional.of(Arrays.copyOf(stored, at));
     }
 
+    /**
+     * The tile at that path, waiting up to {@link #CATCH_UP_MILLIS} when the log may have grown that
+     * far without this instance having read it yet. Every instance reads the log topic on its own,
+     * so a verifier behind a load balancer may take a checkpoint from one instance and ask another,
+     * a moment behind, for its tiles; C2SP tlog-tiles says a log MUST serve the partial tiles of
+     * every checkpoint it produced. A tile this instance's own checkpoint covers is never waited for
+     * (it is here, or it is nowhere).
+     */
+    public Optional<byte[]> awaitTile(TilePath path) throws InterruptedException {
+        Optional<byte[]> tile = tile(path);
+        long needed = path.treeSizeNeeded();
+        if (tile.isPresent() || needed == Long.MAX_VALUE || needed <= size() || !waiters.tryAcquire()) {
+            return tile;
+        }
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CATCH_UP_MILLIS);
+            while (tile.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(CATCH_UP_POLL_MILLIS);
+                tile = tile(path);
+            }
+            return tile;
+        } finally {
+            waiters.release();
+        }
+    }
+
+    /** How many requests are waiting for a tile now. */
+    int waiting() {
+        return CATCH_UP_WAITERS - waiters.availablePermits();
+    }
+
+    /** The tree size of this instance's latest checkpoint; 0 before the first. */
+    public long size() {
+        return checkpoint().map(PublishedLog::sizeOf).orElse(0L);
+    }
+
+    private static long sizeOf(String note) {
+        return Long.parseLong(LogRecords.noteText(note).split("\n")[1]);
+    }
+
     /** The inclusion proof of an entry against the latest checkpoint. */
     public ProofAnswer proof(byte[] entry) {
         byte[] index = records.apply(LogRecords.index(entry));
@@ -68,7 +121,7 @@ public final class PublishedLog {
             return new Pending();
         }
         long at = ByteBuffer.wrap(index).getLong();
-        long size = Long.parseLong(LogRecords.noteText(note.get()).split("\n")[1]);
+        long size = sizeOf(note.get());
         if (at >= size) {
             return new Pending();
         }
