@@ -352,7 +352,9 @@ public final class ProoflineNode implements AutoCloseable {
 
             Optional<PublishedLog> publishedLog = settings.transparencyLog().enabled()
                     ? Optional.of(new PublishedLog(
-                            key -> transparencyLogStore(streams).get(key)))
+                            key -> transparencyLogStore(streams).get(key),
+                            // a thirty-second of the server's threads may wait for a tile (32 of 1,024)
+                            Math.max(1, settings.connections().httpThreads() / 32)))
                     : Optional.empty();
             PaymentRoutes payments = new PaymentRoutes(metering, publicUrl);
             List<RouteGroup> routes = new ArrayList<>(List.of(

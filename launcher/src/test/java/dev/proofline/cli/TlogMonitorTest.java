@@ -70,7 +70,7 @@ class TlogMonitorTest {
     void serve() throws Exception {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/tlog/", exchange -> {
-            PublishedLog log = new PublishedLog(served.records::get);
+            PublishedLog log = new PublishedLog(served.records::get, 1);
             String path = exchange.getRequestURI().getPath().substring("/tlog/".length());
             if (tileStatus != 0 && !path.equals("checkpoint")) {
                 exchange.sendResponseHeaders(tileStatus, -1);

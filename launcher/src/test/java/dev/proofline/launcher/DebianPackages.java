@@ -27,12 +27,13 @@ final class DebianPackages {
 
     /** Whether {@code file} exists, installing the packages first if it does not (or waiting for a prefetch). */
     static boolean ensure(Path file, String... packages) throws Exception {
-        // An install under way may have unpacked the file before the rest of its package: wait for it.
+        // An install under way may have unpacked the file before the rest of its package: wait for
+        // it, in this JVM (its future) or in the other test JVM (the lock its apt-get runs under).
         CompletableFuture<Boolean> underWay = INSTALLS.get(file);
-        if (underWay == null && Files.exists(file)) {
+        if (underWay == null && ForkLock.holding("apt-get", () -> Files.exists(file))) {
             return true;
         }
-        return install(file, packages).get(20, TimeUnit.MINUTES);
+        return install(file, packages).get(20, TimeUnit.MINUTES) || Files.exists(file);
     }
 
     /**

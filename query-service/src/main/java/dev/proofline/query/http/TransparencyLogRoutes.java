@@ -38,7 +38,7 @@ public final class TransparencyLogRoutes implements RouteGroup {
         ctx.contentType("text/plain; charset=utf-8").result(checkpoint.get());
     }
 
-    private void tile(Context ctx) throws InterruptedException {
+    private void tile(Context ctx) {
         TilePath path = TilePath.parse("tile/" + ctx.pathParam("path"));
         if (path == null) {
             // The URL itself is wrong (tlog-tiles names each tile one way only), so 400 as for any
@@ -51,7 +51,13 @@ public final class TransparencyLogRoutes implements RouteGroup {
             Responses.send(ctx, new Answer(400, error.toJson(400).toString(), null));
             return;
         }
-        Optional<byte[]> tile = log.awaitTile(path);
+        Optional<byte[]> tile;
+        try {
+            tile = log.awaitTile(path);
+        } catch (InterruptedException stopping) {
+            Thread.currentThread().interrupt(); // the server is stopping: answer what is known
+            tile = Optional.empty();
+        }
         if (tile.isEmpty()) {
             // A tile not yet published: no cache may keep the 404.
             ctx.header("Cache-Control", "no-cache");

@@ -31,20 +31,32 @@ public final class PublishedLog {
 
     /**
      * How long a tile past this instance's own checkpoint is waited for (see {@link #awaitTile}),
-     * checked every {@link #CATCH_UP_POLL_MILLIS}; and how many requests wait at once (more are
-     * answered at once, so asking for tiles of the future cannot hold many server threads).
+     * checked every {@link #CATCH_UP_POLL_MILLIS}.
      */
     public static final long CATCH_UP_MILLIS = 2_000;
 
     static final long CATCH_UP_POLL_MILLIS = 20;
-    static final int CATCH_UP_WAITERS = 32;
 
     private final Function<String, byte[]> records;
-    private final Semaphore waiters = new Semaphore(CATCH_UP_WAITERS);
+    private final long catchUpMillis;
+    private final Semaphore waiters;
+    private final int maxWaiters;
 
-    /** @param records a record of the log topic by key, or null (may throw when the store is not ready) */
-    public PublishedLog(Function<String, byte[]> records) {
+    /**
+     * @param records a record of the log topic by key, or null (may throw when the store is not ready)
+     * @param maxWaiters how many requests may wait for a tile at once (each holds a server thread
+     *     while it waits; more are answered at once, so asking for tiles of the future cannot hold
+     *     many threads)
+     */
+    public PublishedLog(Function<String, byte[]> records, int maxWaiters) {
+        this(records, maxWaiters, CATCH_UP_MILLIS);
+    }
+
+    PublishedLog(Function<String, byte[]> records, int maxWaiters, long catchUpMillis) {
         this.records = records;
+        this.maxWaiters = maxWaiters;
+        this.waiters = new Semaphore(maxWaiters);
+        this.catchUpMillis = catchUpMillis;
     }
 
     /** The latest signed checkpoint, as the sequencer signed it. */
@@ -78,18 +90,20 @@ public final class PublishedLog {
      * far without this instance having read it yet. Every instance reads the log topic on its own,
      * so a verifier behind a load balancer may take a checkpoint from one instance and ask another,
      * a moment behind, for its tiles; C2SP tlog-tiles says a log MUST serve the partial tiles of
-     * every checkpoint it produced. A tile this instance's own checkpoint covers is never waited for
-     * (it is here, or it is nowhere).
+     * every checkpoint it produced. A tile this instance's own checkpoint covers is never waited for:
+     * the sequencer writes tiles before their checkpoint on the log's one partition, so once the
+     * checkpoint is read the tile is here, or it is nowhere. That is why the size is read first.
      */
     public Optional<byte[]> awaitTile(TilePath path) throws InterruptedException {
+        long size = size();
         Optional<byte[]> tile = tile(path);
         long needed = path.treeSizeNeeded();
-        if (tile.isPresent() || needed == Long.MAX_VALUE || needed <= size() || !waiters.tryAcquire()) {
+        if (tile.isPresent() || needed == Long.MAX_VALUE || needed <= size || !waiters.tryAcquire()) {
             return tile;
         }
         try {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CATCH_UP_MILLIS);
-            while (tile.isEmpty() && System.nanoTime() < deadline) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(catchUpMillis);
+            while (tile.isEmpty() && deadline - System.nanoTime() > 0) {
                 Thread.sleep(CATCH_UP_POLL_MILLIS);
                 tile = tile(path);
             }
@@ -101,7 +115,7 @@ public final class PublishedLog {
 
     /** How many requests are waiting for a tile now. */
     int waiting() {
-        return CATCH_UP_WAITERS - waiters.availablePermits();
+        return maxWaiters - waiters.availablePermits();
     }
 
     /** The tree size of this instance's latest checkpoint; 0 before the first. */
