@@ -4,8 +4,11 @@ package dev.proofline.schemas;
 public final class SchemaRegistryException extends RuntimeException {
     private final int errorCode;
 
+    /** The longest message kept: Avro's reasons quote the schema, and subjects may be long. */
+    static final int MAX_MESSAGE = 500;
+
     public SchemaRegistryException(int errorCode, String message) {
-        super(message);
+        super(dev.proofline.contract.ShortText.atMost(message, MAX_MESSAGE));
         this.errorCode = errorCode;
     }
 

@@ -22,4 +22,16 @@ class RegistryStoreTest {
                 assertThrows(SchemaParseException.class, () -> new Schema.Parser().parse("{\"type\":\"nosuchtype\"}"));
         assertTrue(RegistryStore.reason(unknownType).equals(unknownType.getMessage()), "Avro's own words stay");
     }
+
+    @Test
+    void aRefusedSchemaIsNotEchoedWhole() {
+        // Avro names what is wrong by quoting the schema: a 900 KB doc came back in a 900 KB error.
+        String schema = "{\"type\":\"record\",\"doc\":\"" + "Z".repeat(900_000) + "\"}";
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> RegistryStore.canonical(schema));
+        assertTrue(e.getMessage().startsWith("Invalid schema: "), e.getMessage());
+        assertTrue(
+                e.getMessage().length() <= SchemaRegistryException.MAX_MESSAGE,
+                "" + e.getMessage().length());
+        org.junit.jupiter.api.Assertions.assertEquals(42201, e.errorCode());
+    }
 }

@@ -16,7 +16,9 @@ import java.util.Optional;
 
 /**
  * The score and history answers for an agent id, shared by REST and MCP: placeholders refused
- * with 400, ids no request could carry (too long, control characters...) with 422, {@code test-} ids answered {@code no_data} without a lookup, 503 while no instance can
+ * with 400, ids no request could carry (too long, control characters...) with 422, and so are
+ * look-alikes no request can carry now unless they have a history, {@code test-} ids answered
+ * {@code no_data} without a lookup, 503 while no instance can
  * answer (thrown as {@code NotQueryableException}, mapped in one place by the caller's layer).
  */
 public final class ScoreQueries {
@@ -67,6 +69,14 @@ public final class ScoreQueries {
         }
         Optional<AgentStanding> standing =
                 ScoredAgents.isScored(agentId) ? histories.standing(agentId) : Optional.empty();
+        Optional<String> unenterable = standing.isEmpty() ? AgentIds.problem(agentId) : Optional.empty();
+        if (unenterable.isPresent()) {
+            // A look-alike no request can carry now (a test- look-alike, mixed scripts, not NFC): with
+            // no history under it, a signed no_data answer would only lend it a clean look. An id an
+            // earlier version took, and has receipts under, is still answered.
+            return Answer.error(ErrorDocument.invalidRequest(List.of(new FieldProblem(
+                    RequestFields.AGENT_ID, unenterable.get(), "Use an agent id of " + AgentIds.RULES + "."))));
+        }
         if (asOf.isPresent()
                 && standing.isPresent()
                 && asOf.get().toEpochMilli()
