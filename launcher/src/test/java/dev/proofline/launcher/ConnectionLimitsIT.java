@@ -341,6 +341,30 @@ class ConnectionLimitsIT {
                             .path("code")
                             .asInt());
             assertFalse(unknownTool.contains("no_such_tool"), unknownTool);
+            // A method MCP does not define: method not found, without the name sent back (the SDK's
+            // own answer repeated it, a megabyte if sent one).
+            String unknownMethod = mcpPost(
+                    host,
+                    session,
+                    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"no_such_method_" + "z".repeat(2000) + "\"}");
+            assertTrue(unknownMethod.startsWith("HTTP/1.1 200 "), unknownMethod);
+            assertEquals(
+                    -32601,
+                    StrictJson.parse(bodyOf(unknownMethod))
+                            .path("error")
+                            .path("code")
+                            .asInt());
+            assertFalse(unknownMethod.contains("no_such_method"), unknownMethod);
+            // Media types are case-insensitive (RFC 9110): the SDK looked for them as written.
+            String pingInCase = "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"ping\"}";
+            String folded = raw(
+                    node.httpUrl(),
+                    "POST /mcp HTTP/1.1\r\n" + host + session + "Content-Type: Application/JSON\r\n"
+                            + "Accept: Application/Json, Text/Event-Stream\r\nContent-Length: " + pingInCase.length()
+                            + "\r\n\r\n" + pingInCase);
+            assertTrue(folded.startsWith("HTTP/1.1 200 "), folded);
+            // (answered as the SDK answers a ping: an event stream, or chunks, holding the result)
+            assertTrue(folded.contains("\"id\":10") && folded.contains("\"result\""), folded);
             // What the SDK's request type cannot hold (it failed with 500): 400 naming the field. And a
             // body whose words match the SDK's messages is still blamed on the body, not a header.
             String[][] misshapen = {

@@ -81,6 +81,7 @@ final class McpTransportErrors implements Filter {
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         HttpServletResponse http = (HttpServletResponse) response;
+        request = new FoldedMediaTypes((HttpServletRequest) request);
         if (!METHODS.contains(((HttpServletRequest) request).getMethod())) {
             http.setHeader("Allow", ALLOW);
             send(http, 405, ErrorDocument.methodNotAllowed());

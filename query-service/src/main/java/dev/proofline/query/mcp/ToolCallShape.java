@@ -12,10 +12,32 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code initialize} without params. The SDK ends the answer's stream without any message (or fails
  * with 500), so the client waits out its timeout. Proofline answers first, with JSON-RPC's
  * "invalid params". So too a call of a tool this server does not have: the SDK's answer would
- * repeat the name sent, which may be as long as a request.
+ * repeat the name sent, which may be as long as a request; and a method MCP does not define, whose
+ * name the SDK's "method not found" would repeat the same way.
  */
 final class ToolCallShape {
     static final int INVALID_PARAMS = -32602;
+    static final int METHOD_NOT_FOUND = -32601;
+
+    /** The requests MCP defines from a client to a server; the SDK answers those it does not serve. */
+    static final Set<String> MCP_REQUESTS = Set.of(
+            "initialize",
+            "ping",
+            "tools/list",
+            "tools/call",
+            "resources/list",
+            "resources/templates/list",
+            "resources/read",
+            "resources/subscribe",
+            "resources/unsubscribe",
+            "prompts/list",
+            "prompts/get",
+            "logging/setLevel",
+            "completion/complete",
+            "tasks/get",
+            "tasks/result",
+            "tasks/list",
+            "tasks/cancel");
 
     private ToolCallShape() {}
 
@@ -44,6 +66,12 @@ final class ToolCallShape {
         }
         String method = message.get("method").asString();
         JsonNode params = message.get("params");
+        if (!MCP_REQUESTS.contains(method)) {
+            return error(
+                    message,
+                    METHOD_NOT_FOUND,
+                    "Method not found: MCP defines no such request (tools/list names the tools)");
+        }
         String problem;
         if (params != null
                 && params.isObject()
@@ -70,13 +98,17 @@ final class ToolCallShape {
         } else {
             return null;
         }
+        return error(message, INVALID_PARAMS, "Invalid params: " + problem);
+    }
+
+    private static ObjectNode error(JsonNode message, int code, String text) {
         ObjectNode answer = JsonNodeFactory.instance.objectNode();
         answer.put("jsonrpc", "2.0");
         JsonNode id = message.get("id");
         answer.set(
                 "id",
                 id != null && (id.isString() || id.isIntegralNumber()) ? id : JsonNodeFactory.instance.nullNode());
-        answer.putObject("error").put("code", INVALID_PARAMS).put("message", "Invalid params: " + problem);
+        answer.putObject("error").put("code", code).put("message", text);
         return answer;
     }
 }

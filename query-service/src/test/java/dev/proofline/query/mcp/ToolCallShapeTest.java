@@ -65,6 +65,19 @@ class ToolCallShapeTest {
         assertEquals(false, answer.toString().contains("no_such_tool"), answer.toString());
     }
 
+    /** The SDK's "method not found" would repeat the method sent, however long. */
+    @Test
+    void aMethodMcpDoesNotDefineIsMethodNotFoundWithoutRepeatingIt() {
+        String method = "no_such_method_" + "x".repeat(5000);
+        JsonNode answer = refusal("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"" + method + "\"}");
+        assertEquals(-32601, answer.path("error").path("code").asInt());
+        assertEquals(6, answer.get("id").asInt());
+        assertEquals(false, answer.toString().contains("no_such_method"), answer.toString());
+        // A method MCP defines is the SDK's to answer, served here or not.
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"prompts/list\"}"));
+        assertNull(refusal("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"));
+    }
+
     @Test
     void aMetaThatIsNoObjectAndAnInitializeWithoutParamsAreInvalidParams() {
         for (String message : new String[] {
