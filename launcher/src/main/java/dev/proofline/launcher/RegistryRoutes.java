@@ -190,6 +190,13 @@ final class RegistryRoutes implements RouteGroup {
         if (!body.path("schema").isString()) {
             throw new SchemaRegistryException(42201, "Invalid schema: the body needs a 'schema' string");
         }
+        JsonNode references = body.path("references");
+        if (!references.isMissingNode() && !references.isNull() && !(references.isArray() && references.isEmpty())) {
+            // Taken and ignored, a schema would be registered without what it names.
+            throw new SchemaRegistryException(
+                    42201,
+                    "Invalid schema: this registry takes no schema references; send 'references' empty or not at all");
+        }
         return body.get("schema").asString();
     }
 

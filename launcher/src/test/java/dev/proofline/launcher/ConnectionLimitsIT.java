@@ -131,7 +131,12 @@ class ConnectionLimitsIT {
                 "GET /agents?limit=%zz HTTP/1.1\r\n",
                 400,
                 "GET /score/some-agent?as_of=%C3 HTTP/1.1\r\n",
-                400);
+                400,
+                // Two times to answer as of: which was meant cannot be told.
+                "GET /score/some-agent?as_of=2026-01-01T00:00:00Z&as_of=x HTTP/1.1\r\n",
+                422,
+                "GET /reputation/some-agent?as_of=1&as_of=1 HTTP/1.1\r\n",
+                422);
         for (Map.Entry<String, Integer> request : refused.entrySet()) {
             String what =
                     request.getKey().substring(0, Math.min(60, request.getKey().length()));

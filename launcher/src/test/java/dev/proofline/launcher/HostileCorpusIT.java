@@ -361,6 +361,29 @@ class HostileCorpusIT {
             String later = "{\"type\":\"record\",\"name\":\"Later\",\"fields\":[{\"name\":\"x\",\"type\":\"string\"}]}";
             HttpResponse<String> registered = postSchema("/subjects/hostile-later-value/versions", later);
             assertEquals(200, registered.statusCode(), registered.body());
+            // References are refused, not ignored (a schema would be registered without what it names).
+            HttpResponse<String> referring = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(node.httpUrl() + "/subjects/hostile-refs-value/versions"))
+                                    .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(StrictJson.MAPPER
+                                            .createObjectNode()
+                                            .put("schema", later)
+                                            .set(
+                                                    "references",
+                                                    StrictJson.MAPPER
+                                                            .createArrayNode()
+                                                            .add(StrictJson.MAPPER
+                                                                    .createObjectNode()
+                                                                    .put("name", "Other")
+                                                                    .put("subject", "other-value")
+                                                                    .put("version", 1)))
+                                            .toString()))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(422, referring.statusCode(), referring.body());
+            assertEquals(
+                    42201, StrictJson.parse(referring.body()).get("error_code").asInt(), referring.body());
             int laterId = StrictJson.parse(registered.body()).get("id").asInt();
             assertEquals(
                     "Later", other.schemaById(laterId).getName(), "registered by the node after this store started");
