@@ -333,33 +333,23 @@ class ConnectionLimitsIT {
             assertEquals(7, answer.get("id").asInt(), invalidParams);
             assertEquals(-32602, answer.path("error").path("code").asInt(), invalidParams);
             // A tool this server does not have: invalid params, without the name sent back.
-            String unknownTool = mcpPost(
-                    host,
-                    session,
-                    "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\"," + "\"params\":{\"name\":\"no_such_tool_"
-                            + "y".repeat(2000) + "\",\"arguments\":{}}}");
-            assertTrue(unknownTool.startsWith("HTTP/1.1 200 "), unknownTool);
-            assertEquals(
+            assertJsonRpcErrorNotNaming(
                     -32602,
-                    StrictJson.parse(bodyOf(unknownTool))
-                            .path("error")
-                            .path("code")
-                            .asInt());
-            assertFalse(unknownTool.contains("no_such_tool"), unknownTool);
+                    "no_such_tool",
+                    mcpPost(
+                            host,
+                            session,
+                            "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{\"name\":\"no_such_tool_"
+                                    + "y".repeat(2000) + "\",\"arguments\":{}}}"));
             // A method MCP does not define: method not found, without the name sent back (the SDK's
             // own answer repeated it, a megabyte if sent one).
-            String unknownMethod = mcpPost(
-                    host,
-                    session,
-                    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"no_such_method_" + "z".repeat(2000) + "\"}");
-            assertTrue(unknownMethod.startsWith("HTTP/1.1 200 "), unknownMethod);
-            assertEquals(
+            assertJsonRpcErrorNotNaming(
                     -32601,
-                    StrictJson.parse(bodyOf(unknownMethod))
-                            .path("error")
-                            .path("code")
-                            .asInt());
-            assertFalse(unknownMethod.contains("no_such_method"), unknownMethod);
+                    "no_such_method",
+                    mcpPost(
+                            host,
+                            session,
+                            "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"no_such_method_" + "z".repeat(2000) + "\"}"));
             // Media types are case-insensitive (RFC 9110): the SDK looked for them as written.
             String pingInCase = "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"ping\"}";
             String folded = raw(
@@ -728,6 +718,16 @@ class ConnectionLimitsIT {
                 "POST /mcp HTTP/1.1\r\n" + hostAndConnection + session + "Content-Type: application/json\r\n"
                         + "Accept: application/json, text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n"
                         + message);
+    }
+
+    /** A JSON-RPC error with this code, answered 200, that does not repeat what was sent. */
+    private static void assertJsonRpcErrorNotNaming(int code, String sent, String rawAnswer) {
+        assertTrue(rawAnswer.startsWith("HTTP/1.1 200 "), rawAnswer);
+        assertEquals(
+                code,
+                StrictJson.parse(bodyOf(rawAnswer)).path("error").path("code").asInt(),
+                rawAnswer);
+        assertFalse(rawAnswer.contains(sent), rawAnswer);
     }
 
     private static String bodyOf(String rawAnswer) {

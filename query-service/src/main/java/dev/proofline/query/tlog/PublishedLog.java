@@ -92,13 +92,18 @@ public final class PublishedLog {
      * a moment behind, for its tiles; C2SP tlog-tiles says a log MUST serve the partial tiles of
      * every checkpoint it produced. A tile this instance's own checkpoint covers is never waited for:
      * the sequencer writes tiles before their checkpoint on the log's one partition, so once the
-     * checkpoint is read the tile is here, or it is nowhere. That is why the size is read first.
+     * checkpoint is read the tile is here, or it is nowhere. So a tile missed is looked up once more
+     * after the checkpoint is read, and only then counted missing.
      */
     public Optional<byte[]> awaitTile(TilePath path) throws InterruptedException {
-        long size = size();
         Optional<byte[]> tile = tile(path);
         long needed = path.treeSizeNeeded();
-        if (tile.isPresent() || needed == Long.MAX_VALUE || needed <= size || !waiters.tryAcquire()) {
+        if (tile.isPresent() || needed == Long.MAX_VALUE) {
+            return tile; // a tile served costs one lookup
+        }
+        long size = size();
+        tile = tile(path);
+        if (tile.isPresent() || needed <= size || !waiters.tryAcquire()) {
             return tile;
         }
         try {
