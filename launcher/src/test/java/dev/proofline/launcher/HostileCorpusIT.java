@@ -60,6 +60,7 @@ import tools.jackson.databind.JsonNode;
  * code, the same document, no stack trace; in-process for every entry, as a real process once per
  * category). Expected outcomes are the corpus's own; nothing here is timed.
  */
+@RunsAlone // budget-bound entries must be refused within the REST wait, which a second JVM's load can outlast
 class HostileCorpusIT {
     @TempDir
     static Path tmp;
